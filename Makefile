@@ -1,0 +1,290 @@
+# tinyperf: one non-recursive GNU Makefile.
+#   the device recorder, configured by Kconfig:  make <board>_defconfig && make
+#   the host toolchain for the build machine:    make host
+#   everything a newcomer needs:                 make demo / make check
+# 'make help' lists the targets and variables.
+
+MAKEFLAGS += -r --no-print-directory
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+srctree := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+# O= (or KBUILD_OUTPUT) puts .config and every output in another directory.
+ifeq ("$(origin O)", "command line")
+  objtree := $(abspath $(O))
+else ifneq ($(KBUILD_OUTPUT),)
+  objtree := $(abspath $(KBUILD_OUTPUT))
+else
+  objtree := $(srctree)
+endif
+
+# V=1 prints whole command lines.
+ifeq ("$(origin V)", "command line")
+  TP_VERBOSE := $(V)
+endif
+ifeq ($(TP_VERBOSE),1)
+  Q :=
+  quiet = @true
+else
+  Q := @
+  quiet = @printf '  %-8s %s\n'
+endif
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+INSTALL ?= install
+HOSTCC ?= cc
+TP_DL_DIR ?= $(objtree)/dl
+
+KCONFIG_CONF ?= kconfig-conf
+KCONFIG_MCONF ?= kconfig-mconf
+KCONFIG_NCONF ?= kconfig-nconf
+
+qstrip = $(strip $(patsubst "%",%,$(1)))
+dot-config := $(objtree)/.config
+autoconf := $(objtree)/include/config/auto.conf
+autoheader := $(objtree)/include/generated/autoconf.h
+
+# Goals that need no .config.
+no-config-goals := %config help clean distclean mrproper host host-install host-tests check demo sizes \
+		   deps check-% matrix
+build-goals := $(filter-out $(no-config-goals),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
+
+ifneq ($(build-goals),)
+  ifeq ($(wildcard $(dot-config)),)
+    $(error tinyperf: no .config in $(objtree): run 'make <board>_defconfig' first ('make help' lists the boards))
+  endif
+  include $(autoconf)
+endif
+# The host tools honour CONFIG_HOST_* when a configuration exists, but never need one.
+ifneq ($(filter host host-install host-tests,$(MAKECMDGOALS)),)
+  -include $(autoconf)
+endif
+
+all: $(objtree)/tinyperf
+.PHONY: all
+
+# ---------------------------------------------------------------------------------------
+# Kconfig (kconfig-frontends 4.11: --silentoldconfig writes auto.conf and autoconf.h)
+
+kconfig-files := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig)
+kconfig-env := srctree=$(srctree) KCONFIG_CONFIG=.config KCONFIG_NOTIMESTAMP=1
+kconfig-deps := $(objtree)/.kconfig-ok
+
+$(kconfig-deps):
+	$(Q)mkdir -p $(objtree)
+	$(Q)$(srctree)/scripts/deps.sh kconfig
+	$(Q)touch $@
+
+%_defconfig: $(kconfig-deps) FORCE
+	$(if $(wildcard $(srctree)/boards/$@),,$(error tinyperf: no board '$*' (boards/$@ does not exist): 'make help' lists the boards))
+	$(Q)cat $(srctree)/boards/$@ $(KCONFIG_FRAGMENTS) > $(objtree)/.defconfig.in
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) -s --defconfig=.defconfig.in $(srctree)/Kconfig
+	$(Q)rm -f $(objtree)/.defconfig.in
+	@echo "tinyperf: configured for $* in $(objtree)/.config"
+
+olddefconfig oldconfig: $(kconfig-deps) FORCE
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) --$@ $(srctree)/Kconfig
+
+savedefconfig: $(kconfig-deps) FORCE
+	$(if $(wildcard $(dot-config)),,$(error tinyperf: no .config to save in $(objtree): run 'make <board>_defconfig' first))
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) --savedefconfig=defconfig $(srctree)/Kconfig
+	@echo "tinyperf: wrote $(objtree)/defconfig"
+
+menuconfig: $(kconfig-deps) FORCE
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_MCONF) $(srctree)/Kconfig
+
+nconfig: $(kconfig-deps) FORCE
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_NCONF) $(srctree)/Kconfig
+
+$(autoconf): $(dot-config) $(kconfig-files) $(kconfig-deps)
+	$(Q)mkdir -p $(objtree)/include/config $(objtree)/include/generated
+	$(Q)cd $(objtree) && $(kconfig-env) KCONFIG_AUTOCONFIG=include/config/auto.conf \
+		KCONFIG_AUTOHEADER=include/generated/autoconf.h \
+		KCONFIG_TRISTATE=include/config/tristate.conf \
+		$(KCONFIG_CONF) --silentoldconfig $(srctree)/Kconfig
+	$(Q)touch $@
+
+$(autoheader): $(autoconf)
+
+# ---------------------------------------------------------------------------------------
+# Toolchain: Kconfig gives the arch facts; CROSS_COMPILE/CC/CFLAGS/LDFLAGS stay the user's.
+
+ARCH_NAME := $(call qstrip,$(CONFIG_ARCH_NAME))
+CROSS_COMPILE ?= $(call qstrip,$(CONFIG_ARCH_CROSS_COMPILE))
+ifeq ($(origin CC),default)
+  CC := $(CROSS_COMPILE)gcc
+endif
+STRIP ?= $(CROSS_COMPILE)strip
+CFLAGS ?= -Os -g
+LDFLAGS ?=
+
+ifneq ($(build-goals),)
+ifneq ($(origin ARCH),undefined)
+  ifeq ($(filter $(ARCH),$(call qstrip,$(CONFIG_ARCH_ALIASES))),)
+    $(error tinyperf: ARCH=$(ARCH) does not match the configured arch $(ARCH_NAME): run 'make <board>_defconfig' for that arch, or drop ARCH=)
+  endif
+endif
+endif
+
+# Checked (and installed, when missing and root) at parse time, so that a wrong or missing
+# compiler stops the build with one line saying what to do.
+toolchain-mk := $(objtree)/include/config/toolchain.mk
+ifneq ($(build-goals),)
+ifneq ($(wildcard $(autoconf)),)
+  -include $(toolchain-mk)
+  ifneq ($(TOOLCHAIN_ID),$(CC)|$(CONFIG_SHIM_MUSL)$(CONFIG_SHIM_MUSL_FROM_SOURCE)|$(CONFIG_ARCH_NAME))
+    tc-ok := $(shell mkdir -p $(dir $(toolchain-mk)) && TP_ERR_FILE=$(toolchain-mk).err \
+	$(srctree)/scripts/toolchain.sh cc "$(CC)" "$(call qstrip,$(CONFIG_ARCH_CC_MACRO))" \
+		"$(if $(filter command environment,$(origin CROSS_COMPILE) $(origin CC)),,$(call qstrip,$(CONFIG_ARCH_DEB_GCC)))" && \
+	{ echo 'TOOLCHAIN_ID := $(CC)|$(CONFIG_SHIM_MUSL)$(CONFIG_SHIM_MUSL_FROM_SOURCE)|$(CONFIG_ARCH_NAME)'; \
+	$(if $(CONFIG_SHIM_MUSL),TP_ERR_FILE=$(toolchain-mk).err $(srctree)/scripts/toolchain.sh musl "$(call qstrip,$(CONFIG_ARCH_DEB_ARCH))" \
+		"$(call qstrip,$(CONFIG_ARCH_MUSL_TRIPLET))" "$(CC)" "$(TP_DL_DIR)" "$(if $(CONFIG_SHIM_MUSL_FROM_SOURCE),y,n)" &&) true; \
+	} > $(toolchain-mk).tmp && mv $(toolchain-mk).tmp $(toolchain-mk) && echo ok)
+    ifneq ($(tc-ok),ok)
+      $(error $(shell cat $(toolchain-mk).err 2>/dev/null || echo "tinyperf: toolchain setup failed"))
+    endif
+    include $(toolchain-mk)
+  endif
+endif
+endif
+
+libgcc = $(shell $(CC) -print-libgcc-file-name)
+gcc-include = $(shell $(CC) -print-file-name=include)
+
+TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) \
+	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-fno-pie -fno-ident -DTP_VERSION='"$(VERSION)"' $(call qstrip,$(CONFIG_ARCH_CFLAGS)) \
+	$(if $(CONFIG_ARCH_ARMV7),$(if $(CONFIG_ARCH_ARM_THUMB),-mthumb,-marm))
+TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 \
+	$(if $(CONFIG_ARCH_AARCH64),$(if $(CONFIG_ARCH_AARCH64_64K_PAGES),,-Wl,-z,max-page-size=4096))
+
+ifeq ($(CONFIG_SHIM_FREESTANDING),y)
+  TP_CFLAGS += -ffreestanding -nostdinc -isystem $(gcc-include) -fno-stack-protector -U_FORTIFY_SOURCE
+  TP_LDFLAGS += -static -nostdlib
+  link-pre :=
+  link-post = $(libgcc)
+else ifeq ($(CONFIG_SHIM_MUSL),y)
+  TP_CFLAGS += -nostdinc -isystem $(MUSL_INC) -isystem $(gcc-include) -U_FORTIFY_SOURCE
+  TP_LDFLAGS += -static -nostdlib
+  link-pre = $(MUSL_LIB)/crt1.o $(MUSL_LIB)/crti.o $(shell $(CC) -print-file-name=crtbeginT.o)
+  link-post = -Wl,--start-group $(MUSL_LIB)/libc.a $(libgcc) -Wl,--end-group \
+	$(shell $(CC) -print-file-name=crtend.o) $(MUSL_LIB)/crtn.o
+else
+  TP_LDFLAGS += $(if $(CONFIG_SHIM_STATIC),-static)
+  link-pre :=
+  link-post :=
+endif
+
+# ---------------------------------------------------------------------------------------
+# Sources: whole files swap with the configuration (obj-$(CONFIG_X) style).
+
+shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
+	$(wildcard $(srctree)/libc-shim/$(if $(CONFIG_SHIM_FREESTANDING),freestanding,hosted)/*.c)
+perfdata-src := $(wildcard $(srctree)/perfdata/*.c)
+recorder-src := $(wildcard $(srctree)/recorder/*.c)
+
+obj := $(objtree)/obj
+src2obj = $(patsubst $(srctree)/%.c,$(obj)/%.o,$(1))
+shim-obj := $(call src2obj,$(shim-src))
+perfdata-obj := $(call src2obj,$(perfdata-src))
+recorder-obj := $(call src2obj,$(recorder-src))
+
+$(obj)/%.o: $(srctree)/%.c $(autoheader)
+	$(quiet) CC $(patsubst $(srctree)/%,%,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+link = $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) -o $@ $(link-pre) $(1) $(link-post)
+
+$(objtree)/tinyperf: $(recorder-obj) $(perfdata-obj) $(shim-obj)
+	$(quiet) LD $(patsubst $(srctree)/%,%,$@)
+	$(Q)$(call link,$^)
+
+$(objtree)/tinyperf.stripped: $(objtree)/tinyperf
+	$(quiet) STRIP $(notdir $@)
+	$(Q)$(STRIP) -o $@ $<
+
+# tests/arch: one program exercising every syscall wrapper and barrier
+arch-test-src := $(srctree)/tests/arch/arch-test.c \
+	$(if $(CONFIG_SHIM_HOSTED),$(srctree)/tests/arch/abi-check.c)
+$(objtree)/test-bin/arch-test: $(call src2obj,$(arch-test-src)) $(shim-obj)
+	$(quiet) LD $(patsubst $(srctree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(call link,$^)
+
+QEMU_USER := $(call qstrip,$(CONFIG_ARCH_QEMU_USER))
+test-arch: $(objtree)/test-bin/arch-test
+	$(Q)$(if $(filter x86_64 i386,$(ARCH_NAME)),,$(QEMU_USER)) $< $(if $(filter x86_64 i386,$(ARCH_NAME)),,--emulated)
+.PHONY: test-arch
+
+install: $(objtree)/tinyperf
+	$(INSTALL) -D -m 0755 $< $(DESTDIR)$(BINDIR)/tinyperf
+
+install-strip: $(objtree)/tinyperf.stripped
+	$(INSTALL) -D -m 0755 $< $(DESTDIR)$(BINDIR)/tinyperf
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tinyperf
+.PHONY: install install-strip uninstall
+
+-include $(shell find $(obj) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------------------------------
+# Host toolchain: built for the build machine with HOSTCC, never from .config's arch.
+
+include $(srctree)/host-tools/host.mk
+
+# ---------------------------------------------------------------------------------------
+# The two README commands, and the matrix of targets they build.
+
+deps:
+	$(Q)$(srctree)/scripts/deps.sh all
+
+demo:
+	$(Q)$(srctree)/scripts/demo.sh
+
+check:
+	$(Q)$(srctree)/tests/run.sh
+
+sizes:
+	$(Q)$(srctree)/scripts/matrix.sh sizes
+
+clean:
+	rm -rf $(objtree)/obj $(objtree)/host-obj* $(objtree)/test-bin $(objtree)/host $(objtree)/host-san \
+		$(objtree)/tinyperf $(objtree)/tinyperf.stripped
+
+distclean mrproper: clean
+	rm -rf $(objtree)/.config $(objtree)/.config.old $(objtree)/include/config \
+		$(objtree)/include/generated $(objtree)/defconfig $(objtree)/.kconfig-ok \
+		$(if $(filter $(srctree),$(objtree)),$(srctree)/out)
+
+help:
+	@echo 'Configuration:'
+	@echo '  <board>_defconfig  - configure for a board in boards/:'
+	@for f in $(notdir $(wildcard $(srctree)/boards/*_defconfig)); do echo "                         $$f"; done
+	@echo '  menuconfig nconfig - edit .config (kconfig-mconf / kconfig-nconf)'
+	@echo '  oldconfig          - update .config, asking about new options'
+	@echo '  olddefconfig       - update .config, new options at their defaults'
+	@echo '  savedefconfig      - write the minimal ./defconfig for this .config'
+	@echo 'Build:'
+	@echo '  all (default)      - the device recorder: $$O/tinyperf (unstripped)'
+	@echo '  host               - the host toolchain for this machine: $$O/host/tinyperf'
+	@echo '  install            - install the recorder into $$DESTDIR$$PREFIX/bin (unstripped)'
+	@echo '  install-strip      - the same, stripped'
+	@echo '  host-install       - install the host toolchain into $$DESTDIR$$PREFIX/bin'
+	@echo '  test-arch          - run tests/arch for this .config (qemu-user when foreign)'
+	@echo '  clean distclean    - remove outputs / outputs and configuration'
+	@echo 'Whole project:'
+	@echo '  demo               - install deps, build, record a workload, show the report'
+	@echo '  check              - install deps, build every target, run the whole test suite'
+	@echo '  sizes              - build all six targets x {musl, freestanding} and print sizes'
+	@echo '  deps               - install the Debian packages the above need (root)'
+	@echo 'Variables: O=DIR V=1 CROSS_COMPILE=PREFIX CC= CFLAGS= LDFLAGS= HOSTCC= ARCH='
+	@echo '           DESTDIR= PREFIX= KCONFIG_FRAGMENTS="a.config b.config" TP_DL_DIR=DIR'
+
+.PHONY: deps demo check sizes clean distclean mrproper help menuconfig nconfig \
+	olddefconfig oldconfig savedefconfig FORCE
+FORCE:

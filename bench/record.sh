@@ -1,0 +1,67 @@
+#!/bin/sh
+# Recorder budgets against Linux perf, measured in the same run (A B A B ...) with public
+# tools: hyperfine for wall time, /usr/bin/time for CPU and peak RSS, perf's own sample
+# counts. Prints one table; figures are ratios to perf where that makes sense.
+#   bench/record.sh TINYPERF [SECONDS]   (SECONDS: the long -a -g run, default 20)
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+tp=${1:?usage: bench/record.sh TINYPERF [SECONDS]}
+long=${2:-20}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+wl=$("$src/tests/workloads/build.sh" "$work/wl")
+perf=$(command -v perf)
+
+row() { printf '%-46s %14s %14s %10s   %s\n' "$@"; }
+# cpu_rss CMD...: "user+sys seconds" and "peak RSS KiB" of CMD
+cpu_rss() {
+	/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" >/dev/null 2>&1 || true
+	awk '{printf "%.3f %d\n", $1 + $2, $3}' "$work/t"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+echo "tinyperf: $tp ($(stat -c %s "$tp") bytes unstripped)"
+echo "perf:     $perf ($($perf --version))"
+echo
+row "measure" "tinyperf" "perf" "ratio" "budget"
+
+# 1. fixed cost of recording /bin/true (wall: hyperfine medians, alternating)
+hyperfine -N -w 3 -r 20 --export-json "$work/h.json" \
+	"$tp record -q -e cpu-clock -F 1000 -o $work/a.data -- /bin/true" \
+	"$perf record -q -e cpu-clock -F 1000 -o $work/b.data -- /bin/true" >/dev/null 2>&1
+set -- $(python3 -c "import json;r=json.load(open('$work/h.json'))['results'];print(*[x['median'] for x in r])")
+row "record -- /bin/true: wall (median, s)" "$(printf %.4f "$1")" "$(printf %.4f "$2")" "$(ratio "$1" "$2")" "<= 0.020 s"
+t=$(cpu_rss "$tp" record -q -e cpu-clock -F 1000 -o "$work/a.data" -- /bin/true)
+p=$(cpu_rss "$perf" record -q -e cpu-clock -F 1000 -o "$work/b.data" -- /bin/true)
+row "record -- /bin/true: CPU (s)" "${t% *}" "${p% *}" "$(ratio "${t% *}" "${p% *}")" "<= 0.010 s"
+
+# 2. peak RSS; the rings (128 pages per CPU, touched as they fill) are reported apart
+ncpu=$(nproc)
+rings_kib=$((ncpu * 129 * 4))
+t=$(cpu_rss "$tp" record -q -e cpu-clock -F 1000 -o "$work/a.data" -- sleep 1)
+p=$(cpu_rss "$perf" record -q -e cpu-clock -F 1000 -o "$work/b.data" -- sleep 1)
+row "peak RSS, record -- sleep 1 (KiB)" "${t#* }" "${p#* }" "$(ratio "${t#* }" "${p#* }")" "<= 2048 + rings"
+row "  of which rings at most (KiB)" "$rings_kib" "" "" ""
+
+# 3. own CPU of a long system-wide callchain recording at 10 kHz
+t=$(cpu_rss "$tp" record -q -a -g -e cpu-clock -F 10000 -o "$work/a.data" -- sleep "$long")
+ts=$(perf script -i "$work/a.data" -F tid 2>/dev/null | grep -c .)
+p=$(cpu_rss "$perf" record -q -a -g -e cpu-clock -F 10000 -o "$work/b.data" -- sleep "$long")
+ps=$(perf script -i "$work/b.data" -F tid 2>/dev/null | grep -c .)
+row "-a -g -F 10000, ${long} s: own CPU (s)" "${t% *}" "${p% *}" "$(ratio "${t% *}" "${p% *}")" "<= 0.1 s (20 s)"
+row "  peak RSS (KiB)" "${t#* }" "${p#* }" "$(ratio "${t#* }" "${p#* }")" ""
+row "  samples" "$ts" "$ps" "$(ratio "$ts" "$ps")" ""
+lost() { perf report --stats -i "$1" 2>/dev/null | awk '/^ *LOST(_SAMPLES)? events:/ {n += $3} END {print n + 0}'; }
+row "  LOST + LOST_SAMPLES records" "$(lost "$work/a.data")" "$(lost "$work/b.data")" "" "0 where perf loses 0"
+
+# 4. short-lived children at 1 kHz, per-task: samples caught vs CPU time x frequency
+for tool in tp perf; do
+	if [ $tool = tp ]; then cmd=$tp; else cmd=$perf; fi
+	$cmd record -q -e cpu-clock -F 1000 -o "$work/f.data" -- "$wl/forkexec" 1000 >"$work/f.out" 2>/dev/null
+	ms=$(sed -n 's/forkexec-tree-cpu-ms: //p' "$work/f.out")
+	n=$(perf script -i "$work/f.data" -F tid 2>/dev/null | grep -c .)
+	eval "${tool}_catch=\$(awk -v n=$n -v ms=$ms 'BEGIN{printf \"%.1f\", 100 * n / ms}')"
+	eval "${tool}_n=$n ${tool}_ms=$ms"
+done
+row "fork/exec 1 kHz: samples / (CPU ms)" "$tp_n/$tp_ms" "$perf_n/$perf_ms" "" ""
+row "  caught (%)" "$tp_catch" "$perf_catch" "$(ratio "$tp_catch" "$perf_catch")" ">= 90 %"

@@ -1,0 +1,33 @@
+/* What the perf.data-reading commands share: -i parsing, opening the input with a reader,
+ * printing the library's warnings and errors as "tinyperf: CMD: FILE: ...", and the exit
+ * status (1 when anything was skipped or cut short). CLI code: it prints. */
+#ifndef TINYPERF_HOST_TOOLS_CMD_INPUT_H
+#define TINYPERF_HOST_TOOLS_CMD_INPUT_H
+
+#include <stdbool.h>
+
+#include "host-tools/lib/input.h"
+#include "host-tools/lib/log.h"
+#include "host-tools/lib/reader.h"
+
+struct cmd_input {
+	const char *cmd;		/* "dump" */
+	const char *path;		/* as given; "-" is stdin */
+	const char *name;		/* for messages: path, or "stdin" */
+	struct tp_input in;
+	struct tp_reader *r;
+	struct tp_log log;
+	char last_error[512];		/* detail of the last TP_LOG_ERROR */
+	unsigned long nr_warnings;
+};
+
+/* open path and make a reader: 0, or 1 after printing the error line */
+int cmd_input__open(struct cmd_input *ci, const char *cmd, const char *path);
+void cmd_input__close(struct cmd_input *ci);
+/* print "tinyperf: CMD: FILE: <what is wrong>: <what to do>" for err; returns 1 */
+int cmd_input__fail(struct cmd_input *ci, int err);
+/* after the walk: a summary line on stderr if records were skipped or the file is truncated;
+ * returns the exit status (0 or 1) */
+int cmd_input__finish(struct cmd_input *ci);
+
+#endif

@@ -1,0 +1,14 @@
+/* The host commands: one cmd-*.c each, dispatched from main.c's table. */
+#ifndef TINYPERF_HOST_TOOLS_CMD_H
+#define TINYPERF_HOST_TOOLS_CMD_H
+
+struct host_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+#endif

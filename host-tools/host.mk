@@ -1,0 +1,56 @@
+# The host toolchain: host-tools/ commands + their library, perfdata/ and the hosted libc-shim,
+# compiled for the build machine with HOSTCC (never the cross compiler).
+# HOST_SANITIZE=1 (or CONFIG_HOST_SANITIZE) builds with ASan and UBSan.
+
+HOST_CFLAGS ?= -O2 -g
+HOST_LDFLAGS ?=
+host-obj := $(objtree)/host-obj$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-san)
+host-bin := $(objtree)/host$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-san)
+
+TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOSTED=1 \
+	-DTP_VERSION='"$(VERSION)"' \
+	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+TP_HOST_LIBS := -ldw -lelf
+
+host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*.c) \
+	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
+	$(wildcard $(srctree)/libc-shim/hosted/*.c)
+host-objs := $(patsubst $(srctree)/%.c,$(host-obj)/%.o,$(host-src))
+
+$(host-obj)/%.o: $(srctree)/%.c
+	$(quiet) HOSTCC $(patsubst $(srctree)/%,%,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(host-bin)/tinyperf: $(host-objs)
+	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $^ $(TP_HOST_LIBS)
+
+# Host unit tests link the same objects as the tool, minus its main.
+host-lib-objs := $(filter-out $(host-obj)/host-tools/main.o $(host-obj)/host-tools/cmd-%.o,$(host-objs))
+$(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)
+	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(host-lib-objs) $(TP_HOST_LIBS)
+
+# The recorder pieces with logic worth testing on the host (arena, synthesis, DSO tracking,
+# build-ids) are compiled again for it, only for tests/unit/test-rec-*.c: the host tool itself
+# never links recorder code. The more specific pattern wins over the one above.
+host-rec-objs := $(patsubst %,$(host-obj)/recorder/%.o,arena synth sysinfo track buildid)
+$(host-bin)/tests/test-rec-%: $(srctree)/tests/unit/test-rec-%.c $(host-lib-objs) $(host-rec-objs)
+	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(host-rec-objs) \
+		$(host-lib-objs) $(TP_HOST_LIBS)
+
+host-unit-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,$(wildcard $(srctree)/tests/unit/test-*.c))
+
+host: $(host-bin)/tinyperf
+host-tests: $(host-bin)/tinyperf $(host-unit-tests)
+
+host-install: $(host-bin)/tinyperf
+	$(INSTALL) -D -m 0755 $< $(DESTDIR)$(BINDIR)/tinyperf
+
+-include $(shell find $(host-obj) -name '*.d' 2>/dev/null)
+.PHONY: host host-tests host-install

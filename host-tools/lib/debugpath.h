@@ -1,0 +1,46 @@
+/* Paths for the symbolizer's search: joining under a sysroot, hex build-ids, and an index of
+ * the --debug-dir trees by file basename (built once, on first use). */
+#ifndef TINYPERF_HOST_TOOLS_LIB_DEBUGPATH_H
+#define TINYPERF_HOST_TOOLS_LIB_DEBUGPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* snprintf into buf[size]; returns 0, or -1 when the result was cut short */
+__attribute__((format(printf, 3, 4)))
+int tp_path_fmt(char *buf, size_t size, const char *fmt, ...);
+/* lowercase hex of id[0..len) into out (2 * len + 1 bytes) */
+void tp_hex(char *out, const uint8_t *id, size_t len);
+/* dirname of path into buf ("" for a path without '/' or in the root) */
+void tp_path_dirname(char *buf, size_t size, const char *path);
+const char *tp_path_basename(const char *path);
+/* is path an existing regular file (after symlinks)? */
+bool tp_path_is_file(const char *path);
+
+struct tp_dd_entry {
+	const char *name;	/* basename */
+	const char *dir;	/* one of dirs[] */
+};
+
+struct tp_debugdirs {
+	char **roots;
+	size_t n_roots;
+	bool indexed;
+	char **dirs;
+	size_t n_dirs, cap_dirs;
+	struct tp_dd_entry *ents;	/* sorted by name, then directory */
+	size_t n_ents, cap_ents;
+};
+
+/* Returns 0 or -TP_ERR_NOMEM. */
+int tp_debugdirs__init(struct tp_debugdirs *d, const char *const *roots, size_t n);
+/* Calls fn(ctx, path) for each indexed file named basename, in a stable order, until fn
+ * returns nonzero; returns that value, 0 when none did, or -TP_ERR_NOMEM. The trees are
+ * walked on the first call (symlinked directories are not followed; source, object and
+ * text files are left out of the index). */
+int tp_debugdirs__each(struct tp_debugdirs *d, const char *basename,
+		       int (*fn)(void *ctx, const char *path), void *ctx);
+void tp_debugdirs__exit(struct tp_debugdirs *d);
+
+#endif

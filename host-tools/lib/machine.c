@@ -1,0 +1,415 @@
+/* What the records say about the machine: threads and their comms, each process's maps
+ * (inherited on fork, dropped on exec), the kernel's maps, and the DSOs behind them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/error.h"
+#include "host-tools/lib/session-int.h"
+
+#define KERNEL_NAME	"[kernel.kallsyms]"
+#define HOST_KERNEL_PID	((uint32_t)-1)
+
+int tp_ptrs__push(struct tp_ptrs *p, void *v)
+{
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		void **n = realloc(p->v, cap * sizeof(*n));
+
+		if (!n)
+			return -TP_ERR_NOMEM;
+		p->v = n;
+		p->cap = cap;
+	}
+	p->v[p->nr++] = v;
+	return 0;
+}
+
+/* ---- u64 -> pointer hash ---- */
+
+static size_t slot_of(const struct tp_hmap *h, uint64_t key)
+{
+	uint64_t x = key * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(x >> 20) & (h->cap - 1);
+
+	while (h->slots[i].val && h->slots[i].key != key)
+		i = (i + 1) & (h->cap - 1);
+	return i;
+}
+
+static void *hmap_get(const struct tp_hmap *h, uint64_t key)
+{
+	return h->cap ? h->slots[slot_of(h, key)].val : NULL;
+}
+
+static int hmap_put(struct tp_hmap *h, uint64_t key, void *val)
+{
+	size_t i;
+
+	if (2 * (h->nr + 1) > h->cap) {
+		struct tp_hmap n = { .cap = h->cap ? 2 * h->cap : 64 };
+
+		n.slots = calloc(n.cap, sizeof(*n.slots));
+		if (!n.slots)
+			return -TP_ERR_NOMEM;
+		for (size_t j = 0; j < h->cap; j++)
+			if (h->slots[j].val)
+				n.slots[slot_of(&n, h->slots[j].key)] = h->slots[j];
+		n.nr = h->nr;
+		free(h->slots);
+		*h = n;
+	}
+	i = slot_of(h, key);
+	if (!h->slots[i].val)
+		h->nr++;
+	h->slots[i] = (struct tp_hslot){ key, val };
+	return 0;
+}
+
+/* ---- maps ---- */
+
+/* the first map ending after addr */
+static size_t maps_lower(const struct tp_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct tp_map *maps_find(const struct tp_maps *m, uint64_t addr)
+{
+	size_t i = maps_lower(m, addr);
+
+	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
+}
+
+/* insert nm; whatever it overlaps is cut away, as a new mmap replaces the old pages */
+static int maps_insert(struct tp_maps *m, const struct tp_map *nm)
+{
+	size_t lo = maps_lower(m, nm->start), hi = lo, nr_new = 1, keep;
+	struct tp_map piece[3];
+
+	while (hi < m->nr && m->v[hi].start < nm->end)
+		hi++;
+	if (lo < hi && m->v[lo].start < nm->start) {
+		piece[0] = m->v[lo];
+		piece[0].end = nm->start;
+		piece[1] = *nm;
+		nr_new = 2;
+	} else {
+		piece[0] = *nm;
+	}
+	if (lo < hi && m->v[hi - 1].end > nm->end) {
+		struct tp_map *r = &piece[nr_new++];
+
+		*r = m->v[hi - 1];
+		r->pgoff += nm->end - r->start;
+		r->start = nm->end;
+	}
+	keep = m->nr - (hi - lo);
+	if (keep + nr_new > m->cap) {
+		size_t cap = 2 * (keep + nr_new) + 8;
+		struct tp_map *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return -TP_ERR_NOMEM;
+		m->v = v;
+		m->cap = cap;
+	}
+	memmove(&m->v[lo + nr_new], &m->v[hi], (m->nr - hi) * sizeof(*m->v));
+	memcpy(&m->v[lo], piece, nr_new * sizeof(*piece));
+	m->nr = keep + nr_new;
+	return 0;
+}
+
+/* ---- DSOs ---- */
+
+static size_t dso_index(const struct tp_session *s, const char *name, bool *found)
+{
+	size_t lo = 0, hi = s->dsos_by_name.nr;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(((struct tp_dso *)s->dsos_by_name.v[mid])->name, name);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct tp_dso *tp_machine__dso(struct tp_session *s, const char *name, bool kernel)
+{
+	bool found;
+	size_t i = dso_index(s, name, &found);
+	struct tp_ptrs *byname = &s->dsos_by_name;
+	struct tp_dso *d;
+
+	if (found)
+		return byname->v[i];
+	d = calloc(1, sizeof(*d));
+	if (!d || tp_ptrs__push(&s->dsos, d)) {
+		free(d);
+		return NULL;
+	}
+	if (tp_ptrs__push(byname, d)) {
+		s->dsos.nr--;
+		free(d);
+		return NULL;
+	}
+	memmove(&byname->v[i + 1], &byname->v[i], (byname->nr - 1 - i) * sizeof(void *));
+	byname->v[i] = d;
+	d->name = name;
+	d->kernel = kernel;
+	return d;
+}
+
+int tp_machine__build_id(struct tp_session *s, const struct tp_buildid_entry *b)
+{
+	bool kernel = (b->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+		      (b->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct tp_dso *d = tp_machine__dso(s, b->filename, kernel);
+
+	if (!d)
+		return -TP_ERR_NOMEM;
+	memcpy(d->build_id, b->id, sizeof(d->build_id));
+	d->build_id_size = b->size;
+	return 0;
+}
+
+/* ---- threads and processes ---- */
+
+static struct tp_proc *new_proc(struct tp_session *s, int32_t pid, const struct tp_proc *from)
+{
+	struct tp_proc *p = calloc(1, sizeof(*p));
+
+	if (!p || tp_ptrs__push(&s->all_procs, p)) {
+		free(p);
+		return NULL;
+	}
+	p->pid = pid;
+	if (from && from->maps.nr) {
+		p->maps.v = malloc(from->maps.nr * sizeof(*p->maps.v));
+		if (!p->maps.v)
+			return NULL;
+		memcpy(p->maps.v, from->maps.v, from->maps.nr * sizeof(*p->maps.v));
+		p->maps.nr = p->maps.cap = from->maps.nr;
+	}
+	if (hmap_put(&s->procs, (uint32_t)pid, p))
+		return NULL;
+	return p;
+}
+
+static struct tp_proc *findnew_proc(struct tp_session *s, int32_t pid)
+{
+	struct tp_proc *p = hmap_get(&s->procs, (uint32_t)pid);
+
+	return p ? p : new_proc(s, pid, NULL);
+}
+
+static struct tp_thread *new_thread(struct tp_session *s, int32_t pid, int32_t tid,
+				    struct tp_proc *proc)
+{
+	struct tp_thread *t = calloc(1, sizeof(*t));
+
+	if (!t || tp_ptrs__push(&s->all_threads, t)) {
+		free(t);
+		return NULL;
+	}
+	t->pid = pid;
+	t->tid = tid;
+	t->proc = proc ? proc : findnew_proc(s, pid);
+	if (!t->proc || hmap_put(&s->threads, (uint32_t)tid, t))
+		return NULL;
+	return t;
+}
+
+/* the thread tid of process pid; a thread seen under another pid is replaced */
+static struct tp_thread *findnew_thread(struct tp_session *s, int32_t pid, int32_t tid)
+{
+	struct tp_thread *t = hmap_get(&s->threads, (uint32_t)tid);
+
+	if (t && (t->pid == pid || pid == -1))
+		return t;
+	if (t && t->pid == -1) {	/* known by tid only so far: now we know its process */
+		t->pid = pid;
+		t->proc = findnew_proc(s, pid);
+		return t->proc ? t : NULL;
+	}
+	return new_thread(s, pid, tid, NULL);
+}
+
+struct tp_thread *tp_session__thread(struct tp_session *s, int32_t tid)
+{
+	return hmap_get(&s->threads, (uint32_t)tid);
+}
+
+static int fork_thread(struct tp_session *s, const struct tp_ev_task *f, struct tp_thread **out)
+{
+	struct tp_thread *parent = hmap_get(&s->threads, f->ptid), *child;
+	struct tp_proc *proc;
+
+	if (f->pid == f->ppid)		/* a new thread of the same process */
+		proc = findnew_proc(s, (int32_t)f->pid);
+	else				/* a new process: a copy of the parent's maps */
+		proc = new_proc(s, (int32_t)f->pid, parent ? parent->proc : NULL);
+	if (!proc)
+		return -TP_ERR_NOMEM;
+	child = new_thread(s, (int32_t)f->pid, (int32_t)f->tid, proc);
+	if (!child)
+		return -TP_ERR_NOMEM;
+	child->comm = parent ? parent->comm : NULL;
+	*out = child;
+	return 0;
+}
+
+static int mmap_event(struct tp_session *s, const struct tp_event *ev, struct tp_thread **out)
+{
+	const struct tp_ev_mmap *m = &ev->u.mmap;
+	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || m->pid == HOST_KERNEL_PID;
+	struct tp_map map = { .start = m->start, .pgoff = m->pgoff, .prot = m->prot,
+			      .flags = m->flags };
+	const char *name = m->filename;
+	struct tp_thread *t;
+
+	if (!m->len || (ev->misc & PERF_RECORD_MISC_MMAP_DATA) ||
+	    cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;
+	map.end = m->len > UINT64_MAX - m->start ? UINT64_MAX : m->start + m->len;
+	if (kernel && !strncmp(name, KERNEL_NAME, strlen(KERNEL_NAME))) {
+		/* "[kernel.kallsyms]_text": pgoff is the runtime address of _text */
+		const char *ref = name + strlen(KERNEL_NAME);
+
+		if (*ref && m->pgoff) {
+			s->kref_name = ref;
+			s->kref_addr = m->pgoff;
+		}
+		name = KERNEL_NAME;
+	}
+	map.dso = tp_machine__dso(s, name, kernel);
+	if (!map.dso)
+		return -TP_ERR_NOMEM;
+	if (m->build_id_size && !map.dso->build_id_size) {
+		memcpy(map.dso->build_id, m->build_id, sizeof(map.dso->build_id));
+		map.dso->build_id_size = m->build_id_size;
+	}
+	if (kernel)
+		return maps_insert(&s->kmaps, &map);
+	t = findnew_thread(s, (int32_t)m->pid, (int32_t)m->tid);
+	if (!t)
+		return -TP_ERR_NOMEM;
+	*out = t;
+	return maps_insert(&t->proc->maps, &map);
+}
+
+int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
+		      struct tp_thread **thread)
+{
+	struct tp_thread *t = NULL;
+	int err = 0;
+
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		err = mmap_event(s, ev, &t);
+		break;
+	case PERF_RECORD_COMM:
+		t = findnew_thread(s, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid);
+		if (!t)
+			return -TP_ERR_NOMEM;
+		t->comm = ev->u.comm.comm;
+		if (ev->u.comm.exec)	/* exec: the old image's maps are gone */
+			t->proc->maps.nr = 0;
+		break;
+	case PERF_RECORD_FORK:
+		err = fork_thread(s, &ev->u.task, &t);
+		break;
+	case PERF_RECORD_EXIT:
+		t = hmap_get(&s->threads, ev->u.task.tid);
+		if (t)
+			t->exited = true;
+		break;
+	case PERF_RECORD_SAMPLE:
+		if (ev->sid_type & PERF_SAMPLE_TID)
+			t = findnew_thread(s, (int32_t)ev->sid.pid, (int32_t)ev->sid.tid);
+		else
+			t = findnew_thread(s, -1, -1);
+		if (!t)
+			return -TP_ERR_NOMEM;
+		break;
+	case PERF_RECORD_HEADER_BUILD_ID: {
+		struct tp_buildid_entry b = { .pid = ev->u.build_id.pid, .misc = ev->misc,
+					      .size = ev->u.build_id.size,
+					      .filename = ev->u.build_id.filename };
+
+		memcpy(b.id, ev->u.build_id.build_id, sizeof(b.id));
+		err = tp_machine__build_id(s, &b);
+		break;
+	}
+	default:
+		if (ev->sid_type & PERF_SAMPLE_TID)
+			t = hmap_get(&s->threads, ev->sid.tid);
+		break;
+	}
+	*thread = t;
+	return err;
+}
+
+bool tp_session__resolve(struct tp_session *s, const struct tp_thread *thread, uint8_t cpumode,
+			 uint64_t addr, struct tp_loc *loc)
+{
+	const struct tp_map *m = NULL;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->cpumode = cpumode;
+	loc->addr = addr;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		m = maps_find(&s->kmaps, addr);
+	} else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) {
+		if (thread)
+			m = maps_find(&thread->proc->maps, addr);
+		if (!m && cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
+			m = maps_find(&s->kmaps, addr);
+	}
+	if (!m)
+		return false;
+	loc->map = m;
+	loc->dso = m->dso;
+	if (!m->dso->kernel)
+		loc->addr = addr - m->start + m->pgoff;
+	return true;
+}
+
+void tp_machine__release(struct tp_session *s)
+{
+	for (size_t i = 0; i < s->all_procs.nr; i++)
+		free(((struct tp_proc *)s->all_procs.v[i])->maps.v);
+	for (size_t i = 0; i < s->all_procs.nr; i++)
+		free(s->all_procs.v[i]);
+	for (size_t i = 0; i < s->all_threads.nr; i++)
+		free(s->all_threads.v[i]);
+	for (size_t i = 0; i < s->dsos.nr; i++)
+		free(s->dsos.v[i]);
+	free(s->all_procs.v);
+	free(s->all_threads.v);
+	free(s->dsos.v);
+	free(s->dsos_by_name.v);
+	free(s->threads.slots);
+	free(s->procs.slots);
+	free(s->kmaps.v);
+}

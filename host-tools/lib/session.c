@@ -1,0 +1,184 @@
+/* The session's walk: records in time order through a queue flushed at FINISHED_ROUND (as
+ * perf's ordered events), applied to the machine state, then handed to the caller. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/error.h"
+#include "host-tools/lib/session-int.h"
+
+int tp_session__new(struct tp_session **out, struct tp_reader *r)
+{
+	const struct tp_features *f = tp_reader__features(r);
+	struct tp_session *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s)
+		return -TP_ERR_NOMEM;
+	s->r = r;
+	/* file mode: the BUILD_ID section is known before any record */
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		if (tp_machine__build_id(s, &f->build_ids[i])) {
+			tp_session__delete(s);
+			return -TP_ERR_NOMEM;
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+void tp_session__delete(struct tp_session *s)
+{
+	if (!s)
+		return;
+	tp_machine__release(s);
+	free(s->q);
+	free(s);
+}
+
+/* ---- the time-ordered queue: a binary min-heap on (time, seq) ---- */
+
+static bool before(const struct tp_qent *a, const struct tp_qent *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static int q_push(struct tp_session *s, const struct tp_event *ev)
+{
+	size_t i;
+
+	if (s->nr_q == s->cap_q) {
+		size_t cap = s->cap_q ? 2 * s->cap_q : 1024;
+		struct tp_qent *q = realloc(s->q, cap * sizeof(*q));
+
+		if (!q)
+			return -TP_ERR_NOMEM;
+		s->q = q;
+		s->cap_q = cap;
+	}
+	i = s->nr_q++;
+	s->q[i] = (struct tp_qent){ ev->sid.time, s->seq++, ev->offset, ev->data };
+	while (i && before(&s->q[i], &s->q[(i - 1) / 2])) {
+		struct tp_qent t = s->q[i];
+
+		s->q[i] = s->q[(i - 1) / 2];
+		s->q[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static struct tp_qent q_pop(struct tp_session *s)
+{
+	struct tp_qent top = s->q[0];
+	size_t i = 0;
+
+	s->q[0] = s->q[--s->nr_q];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct tp_qent t;
+
+		if (l < s->nr_q && before(&s->q[l], &s->q[m]))
+			m = l;
+		if (l + 1 < s->nr_q && before(&s->q[l + 1], &s->q[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		t = s->q[i];
+		s->q[i] = s->q[m];
+		s->q[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* ---- delivery ---- */
+
+static int deliver(struct tp_session *s, const struct tp_event *ev,
+		   const struct tp_session_ops *ops, void *ctx)
+{
+	struct tp_thread *t = NULL;
+	int err = tp_machine__apply(s, ev, &t);
+
+	if (err)
+		return err;
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		struct tp_loc loc;
+
+		if (tp_session__resolve(s, t, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+					ev->u.sample.ip, &loc))
+			loc.dso->hits++;
+		if (ops->sample) {
+			err = ops->sample(ctx, ev, t, &loc);
+			if (err)
+				return err;
+		}
+	}
+	return ops->event ? ops->event(ctx, ev, t) : 0;
+}
+
+/* deliver the queued records up to time limit (all of them for UINT64_MAX) */
+static int flush(struct tp_session *s, uint64_t limit, const struct tp_session_ops *ops,
+		 void *ctx)
+{
+	while (s->nr_q && s->q[0].time <= limit) {
+		struct tp_qent e = q_pop(s);
+		int err = tp_reader__decode(s->r, e.data, e.offset, &s->ev);
+
+		if (!err)
+			err = deliver(s, &s->ev, ops, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int tp_session__process(struct tp_session *s, const struct tp_session_ops *ops, void *ctx)
+{
+	struct tp_event ev;
+	int rc;
+
+	if (s->processed)
+		return -TP_ERR_INVAL;
+	s->processed = true;
+	tp_reader__rewind(s->r);
+	while ((rc = tp_reader__next(s->r, &ev)) > 0) {
+		uint64_t t = (ev.sid_type & PERF_SAMPLE_TIME) ? ev.sid.time : 0;
+
+		if (ev.type == PERF_RECORD_FINISHED_ROUND) {
+			/* what came before the previous round can no longer be overtaken */
+			rc = flush(s, s->next_flush, ops, ctx);
+			s->next_flush = s->max_time;
+		} else if (ev.type < PERF_RECORD_USER_TYPE_START && t && t != UINT64_MAX) {
+			if (t > s->max_time)
+				s->max_time = t;
+			rc = q_push(s, &ev);
+			continue;
+		}
+		if (!rc)
+			rc = deliver(s, &ev, ops, ctx);
+		if (rc)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	return flush(s, UINT64_MAX, ops, ctx);
+}
+
+size_t tp_session__nr_dsos(const struct tp_session *s)
+{
+	return s->dsos.nr;
+}
+
+struct tp_dso *tp_session__dso(const struct tp_session *s, size_t i)
+{
+	return i < s->dsos.nr ? s->dsos.v[i] : NULL;
+}
+
+bool tp_session__kernel_ref(const struct tp_session *s, const char **name, uint64_t *addr)
+{
+	if (!s->kref_name)
+		return false;
+	*name = s->kref_name;
+	*addr = s->kref_addr;
+	return true;
+}

@@ -1,0 +1,132 @@
+/* Number parsing without errno or locale (parse.h). */
+#include "libc-shim/parse.h"
+#include "libc-shim/errno.h"
+
+static int digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	return 99;
+}
+
+int tp_parse_u64_prefix(const char **s, int base, uint64_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	int d, ndig = 0;
+
+	if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 0x20) == 'x' && digit(p[2]) < 16) {
+		p += 2;
+		base = 16;
+	} else if (base == 0) {
+		base = p[0] == '0' ? 8 : 10;
+	}
+	if (base < 2 || base > 36)
+		return -TP_EINVAL;
+	for (; (d = digit(*p)) < base; p++, ndig++) {
+		if (__builtin_mul_overflow(v, (unsigned)base, &v) ||
+		    __builtin_add_overflow(v, (unsigned)d, &v))
+			return -TP_ERANGE;
+	}
+	if (!ndig)
+		return -TP_EINVAL;
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+int tp_parse_u64(const char *s, int base, uint64_t *out)
+{
+	uint64_t v;
+	int ret = tp_parse_u64_prefix(&s, base, &v);
+
+	if (ret)
+		return ret;
+	if (*s)
+		return -TP_EINVAL;
+	*out = v;
+	return 0;
+}
+
+int tp_parse_s64(const char *s, int base, int64_t *out)
+{
+	bool neg = *s == '-';
+	uint64_t v;
+	int ret;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	ret = tp_parse_u64(s, base, &v);
+	if (ret)
+		return ret;
+	if (v > (uint64_t)INT64_MAX + neg)
+		return -TP_ERANGE;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int tp_parse_uint(const char *s, unsigned *out)
+{
+	uint64_t v;
+	int ret = tp_parse_u64(s, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v > (unsigned)-1)
+		return -TP_ERANGE;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int tp_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	uint64_t v;
+	unsigned shift = 0;
+	int ret = tp_parse_u64_prefix(&s, 10, &v);
+
+	if (ret)
+		return ret;
+	if (*s) {
+		const char *u;
+
+		for (u = units; *u && *u != (*s & ~0x20); u++)
+			;
+		if (!*u || s[1])
+			return -TP_EINVAL;
+		shift = 10 * (unsigned)(u - units + 1);
+	}
+	if (v > UINT64_MAX >> shift)
+		return -TP_ERANGE;
+	*out = v << shift;
+	return 0;
+}
+
+int tp_parse_seconds_ms(const char *s, uint64_t *out_ms)
+{
+	uint64_t sec = 0, ms = 0, scale = 100;
+	bool any = false;
+
+	if (*s >= '0' && *s <= '9') {
+		int ret = tp_parse_u64_prefix(&s, 10, &sec);
+
+		if (ret)
+			return ret;
+		any = true;
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, any = true) {
+			ms += (*s - '0') * scale;	/* digits past milliseconds are dropped */
+			scale /= 10;
+		}
+	}
+	if (*s || !any)
+		return -TP_EINVAL;
+	if (__builtin_mul_overflow(sec, 1000u, &sec) || __builtin_add_overflow(sec, ms, &sec))
+		return -TP_ERANGE;
+	*out_ms = sec;
+	return 0;
+}

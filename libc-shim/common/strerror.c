@@ -1,0 +1,28 @@
+/* tp_strerror: the messages of TP_ERRNO_LIST as one string, NUL-separated, indexed by a table
+ * of numbers (which differ per arch), so a lookup costs two bytes per entry plus the text. */
+#include "libc-shim/errno.h"
+#include "libc-shim/types.h"
+
+#define CODE(name, msg) TP_##name,
+#define TEXT(name, msg) msg "\0"
+
+static const unsigned short codes[] = { TP_ERRNO_LIST(CODE) };
+static const char texts[] = TP_ERRNO_LIST(TEXT);
+
+const char *tp_strerror(long err)
+{
+	const char *s = texts;
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	if (err == 0)
+		return "Success";
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (codes[i] == err)
+			return s;
+		while (*s++)
+			;
+	}
+	return "Unknown error";
+}

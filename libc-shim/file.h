@@ -1,0 +1,28 @@
+/* Reading small files (/proc, /sys) and streaming large ones line by line
+ * (/proc/kallsyms, /proc/PID/maps) with a caller-supplied buffer. */
+#ifndef TINYPERF_LIBC_SHIM_FILE_H
+#define TINYPERF_LIBC_SHIM_FILE_H
+
+#include "libc-shim/types.h"
+
+/* Read up to size-1 bytes of path into buf and NUL-terminate; returns bytes read or -errno. */
+long tp_read_file(const char *path, char *buf, size_t size);
+
+struct tp_lines {
+	int fd;
+	int err;          /* 0 or -errno after a failed read */
+	size_t start, end, cap;
+	char *buf;
+	bool eof;
+	bool skipping;    /* inside an over-long line: drop bytes up to its '\n' */
+};
+
+/* open path for line reading; returns 0 or -errno */
+int tp_lines__open(struct tp_lines *l, const char *path, char *buf, size_t cap);
+void tp_lines__init_fd(struct tp_lines *l, int fd, char *buf, size_t cap);
+/* Next line without its '\n', NUL-terminated in place; NULL at end of file or on error.
+ * Lines longer than cap-1 are returned cut to cap-1 bytes and the rest is skipped. */
+char *tp_lines__next(struct tp_lines *l);
+void tp_lines__close(struct tp_lines *l);
+
+#endif

@@ -1,0 +1,407 @@
+/* perf.data writer: file and pipe mode framing around the caller's records and features. */
+#include "libc-shim/shim.h"
+#include "perfdata/fbuf.h"
+#include "perfdata/records.h"
+#include "perfdata/writer.h"
+
+/* stack buffer for the pieces the writer builds itself: fits one attr entry or a pipe
+ * HEADER_ATTR record head; id arrays and section tables go out in chunks of it */
+#define CHUNK 256
+
+/* FEAT_OPR in perf's feat_ops[]: the features perf itself sends as HEADER_FEATURE records in
+ * pipe mode. BUILD_ID and TRACING_DATA have records of their own. */
+#define PIPE_FEATS ((1ULL << HEADER_HOSTNAME) | (1ULL << HEADER_OSRELEASE) |		\
+		    (1ULL << HEADER_VERSION) | (1ULL << HEADER_ARCH) |			\
+		    (1ULL << HEADER_NRCPUS) | (1ULL << HEADER_CPUDESC) |		\
+		    (1ULL << HEADER_CPUID) | (1ULL << HEADER_TOTAL_MEM) |		\
+		    (1ULL << HEADER_CMDLINE) | (1ULL << HEADER_EVENT_DESC) |		\
+		    (1ULL << HEADER_CPU_TOPOLOGY) | (1ULL << HEADER_NUMA_TOPOLOGY) |	\
+		    (1ULL << HEADER_PMU_MAPPINGS) | (1ULL << HEADER_GROUP_DESC) |	\
+		    (1ULL << HEADER_SAMPLE_TIME) | (1ULL << HEADER_MEM_TOPOLOGY) |	\
+		    (1ULL << HEADER_CLOCKID) | (1ULL << HEADER_BPF_PROG_INFO) |		\
+		    (1ULL << HEADER_BPF_BTF) | (1ULL << HEADER_COMPRESSED) |		\
+		    (1ULL << HEADER_CPU_PMU_CAPS) | (1ULL << HEADER_CLOCK_DATA) |	\
+		    (1ULL << HEADER_PMU_CAPS) | (1ULL << HEADER_CPU_DOMAIN_INFO))
+
+static int put(struct tp_writer *w, const void *p, size_t n)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (!n)
+		return 0;
+	err = w->sink->write(w->sink, p, n);
+	if (err) {
+		w->err = err;
+		return err;
+	}
+	w->pos += n;
+	return 0;
+}
+
+static int put_fbuf(struct tp_writer *w, const struct tp_fbuf *f)
+{
+	return f->err ? f->err : put(w, f->buf, f->len);
+}
+
+static int put_zeros(struct tp_writer *w, size_t n)
+{
+	static const uint8_t zeros[8];
+
+	return put(w, zeros, n);	/* callers pad to 8 at most */
+}
+
+static int put_ids(struct tp_writer *w, const uint64_t *ids, uint32_t nr)
+{
+	uint8_t mem[CHUNK];
+	struct tp_fbuf f;
+
+	while (nr) {
+		uint32_t k = TP_MIN(nr, (uint32_t)(CHUNK / 8));
+		int err;
+
+		tp_writer__fbuf(w, &f, mem, sizeof(mem));
+		tp_fbuf__u64_array(&f, ids, k);
+		err = put_fbuf(w, &f);
+		if (err)
+			return err;
+		ids += k;
+		nr -= k;
+	}
+	return 0;
+}
+
+static void file_section(struct tp_fbuf *f, uint64_t offset, uint64_t size)
+{
+	tp_fbuf__u64(f, offset);
+	tp_fbuf__u64(f, size);
+}
+
+/* The file header. Until close() it says "no features", which is also what lets perf read a
+ * file whose end never got written. */
+static void file_header(const struct tp_writer *w, struct tp_fbuf *f,
+			const uint64_t feats[HEADER_FEAT_BITS / 64])
+{
+	uint64_t entry = w->attr_size + sizeof(struct perf_file_section);
+
+	tp_fbuf__u64(f, PERF_MAGIC2);
+	tp_fbuf__u64(f, sizeof(struct perf_file_header));
+	tp_fbuf__u64(f, entry);
+	file_section(f, w->attrs_offset, w->nr_attrs * entry);
+	file_section(f, w->data_offset, w->data_size);
+	file_section(f, 0, 0);					/* event_types */
+	for (unsigned i = 0; i < HEADER_FEAT_BITS / 64; i++)
+		tp_fbuf__u64(f, feats ? feats[i] : 0);
+}
+
+static int rewrite_header(struct tp_writer *w, const uint64_t feats[HEADER_FEAT_BITS / 64])
+{
+	uint8_t mem[sizeof(struct perf_file_header)];
+	struct tp_fbuf f;
+	int err;
+
+	if (w->err)
+		return w->err;
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	file_header(w, &f, feats);
+	if (f.err)
+		return f.err;
+	err = w->sink->pwrite(w->sink, f.buf, f.len, 0);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr)
+{
+	uint8_t mem[CHUNK];
+	struct tp_fbuf f;
+	uint64_t ids_offset = sizeof(struct perf_file_header);
+	int err;
+
+	w->attrs_offset = ids_offset;
+	for (uint32_t i = 0; i < nr; i++)
+		w->attrs_offset += 8 * (uint64_t)attrs[i].nr_ids;
+	w->data_offset = w->attrs_offset +
+			 (uint64_t)nr * (w->attr_size + sizeof(struct perf_file_section));
+
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	file_header(w, &f, NULL);
+	err = put_fbuf(w, &f);
+	for (uint32_t i = 0; i < nr && !err; i++)
+		err = put_ids(w, attrs[i].ids, attrs[i].nr_ids);
+	for (uint32_t i = 0; i < nr && !err; i++) {
+		tp_fbuf__reset(&f);
+		tp_fbuf__attr(&f, attrs[i].attr, w->attr_size);
+		file_section(&f, ids_offset, 8 * (uint64_t)attrs[i].nr_ids);
+		ids_offset += 8 * (uint64_t)attrs[i].nr_ids;
+		err = put_fbuf(w, &f);
+	}
+	return err;
+}
+
+static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr)
+{
+	uint8_t mem[CHUNK];
+	struct tp_fbuf f;
+	int err;
+
+	/* check every record fits before writing any: a stream cannot be taken back */
+	for (uint32_t i = 0; i < nr; i++)
+		if (attrs[i].nr_ids > (0xffff - 8 - w->attr_size) / 8)
+			return -TP_E2BIG;
+
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	tp_fbuf__u64(&f, PERF_MAGIC2);
+	tp_fbuf__u64(&f, sizeof(struct perf_pipe_file_header));
+	err = put_fbuf(w, &f);
+	for (uint32_t i = 0; i < nr && !err; i++) {
+		tp_fbuf__reset(&f);
+		tp_fbuf__header(&f, PERF_RECORD_HEADER_ATTR, 0,
+				(uint16_t)(8 + w->attr_size + 8 * attrs[i].nr_ids));
+		tp_fbuf__attr(&f, attrs[i].attr, w->attr_size);
+		err = put_fbuf(w, &f);
+		if (!err)
+			err = put_ids(w, attrs[i].ids, attrs[i].nr_ids);
+	}
+	return err;
+}
+
+int tp_writer__open(struct tp_writer *w, struct tp_sink *sink, enum tp_writer_mode mode,
+		    bool swap, const struct tp_writer_attr *attrs, uint32_t nr_attrs,
+		    uint32_t attr_size)
+{
+	memset(w, 0, sizeof(*w));
+	w->sink = sink;
+	w->mode = mode;
+	w->swap = swap;
+	w->attr_size = attr_size;
+	w->nr_attrs = nr_attrs;
+	w->pipe_end_feature = TP_PIPE_END_FEATURE;
+
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > sizeof(struct perf_event_attr) ||
+	    attr_size % 8 || !sink || !sink->write || (nr_attrs && !attrs))
+		return -TP_EINVAL;
+	for (uint32_t i = 0; i < nr_attrs; i++)
+		if (!attrs[i].attr || (attrs[i].nr_ids && !attrs[i].ids))
+			return -TP_EINVAL;
+	if (mode == TP_WRITER_FILE)
+		return sink->pwrite ? open_file(w, attrs, nr_attrs) : -TP_EINVAL;
+	if (mode == TP_WRITER_PIPE)
+		return open_pipe(w, attrs, nr_attrs);
+	return -TP_EINVAL;
+}
+
+int tp_writer__add(struct tp_writer *w, const void *records, size_t len)
+{
+	int err;
+
+	if (w->closed)
+		return -TP_EINVAL;
+	err = put(w, records, len);
+	if (!err)
+		w->data_size += len;
+	return err;
+}
+
+int tp_writer__finished_round(struct tp_writer *w)
+{
+	struct tp_rec_fmt fmt = { .swap = w->swap };
+	uint8_t rec[8];
+	int len = tp_rec__finished_round(rec, sizeof(rec), &fmt);
+
+	return len < 0 ? len : tp_writer__add(w, rec, (size_t)len);
+}
+
+int tp_writer__checkpoint(struct tp_writer *w)
+{
+	if (w->closed)
+		return -TP_EINVAL;
+	if (w->mode != TP_WRITER_FILE)
+		return w->err;
+	return rewrite_header(w, NULL);
+}
+
+static bool feat_valid(uint32_t id)
+{
+	return id > HEADER_RESERVED && id < HEADER_FEAT_BITS;
+}
+
+static bool test_bit(const uint64_t *map, uint32_t id)
+{
+	return map[id / 64] & (1ULL << (id % 64));
+}
+
+static void set_bit(uint64_t *map, uint32_t id)
+{
+	map[id / 64] |= 1ULL << (id % 64);
+}
+
+/* HEADER_TRACING_DATA: {header (size 12); u32 size} then the blob padded to 8, outside
+ * header.size, which is how perf's pipe reader expects it */
+static int pipe_tracing_data(struct tp_writer *w, const struct tp_feat *ft)
+{
+	uint8_t mem[16];
+	struct tp_fbuf f;
+	size_t padded = TP_ALIGN(ft->size, (size_t)8);
+	int err;
+
+	if (ft->size > UINT32_MAX - 8)
+		return -TP_E2BIG;
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	tp_fbuf__header(&f, PERF_RECORD_HEADER_TRACING_DATA, 0,
+			sizeof(struct perf_record_header_tracing_data));
+	tp_fbuf__u32(&f, (uint32_t)padded);
+	err = put_fbuf(w, &f);
+	if (!err)
+		err = put(w, ft->data, ft->size);
+	return err ? err : put_zeros(w, padded - ft->size);
+}
+
+/* HEADER_FEATURE: {header; u64 feat_id} + the section bytes, padded to 8 so the records
+ * after it stay aligned (perf's feature readers stop at the payload's own end) */
+static int pipe_feature(struct tp_writer *w, const struct tp_feat *ft)
+{
+	uint8_t mem[sizeof(struct perf_record_header_feature)];
+	struct tp_fbuf f;
+	size_t padded = TP_ALIGN(ft->size, (size_t)8);
+	int err;
+
+	if (ft->size > 0xffff - sizeof(mem) - 7)
+		return -TP_E2BIG;
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	tp_fbuf__header(&f, PERF_RECORD_HEADER_FEATURE, 0, (uint16_t)(sizeof(mem) + padded));
+	tp_fbuf__u64(&f, ft->id);
+	err = put_fbuf(w, &f);
+	if (!err)
+		err = put(w, ft->data, ft->size);
+	return err ? err : put_zeros(w, padded - ft->size);
+}
+
+static int pipe_send(struct tp_writer *w, const struct tp_feat *ft)
+{
+	if (ft->id == HEADER_BUILD_ID)		/* the payload is HEADER_BUILD_ID records */
+		return put(w, ft->data, ft->size);
+	if (ft->id == HEADER_TRACING_DATA)
+		return pipe_tracing_data(w, ft);
+	if ((ft->id < 64 && (PIPE_FEATS & (1ULL << ft->id))) ||
+	    (ft->id >= TP_FEAT_FIRST && w->pipe_private))
+		return pipe_feature(w, ft);
+	return 0;	/* perf does not expect it in a pipe: leave it out */
+}
+
+int tp_writer__pipe_features(struct tp_writer *w, const struct tp_feat *feats, unsigned nr)
+{
+	if (w->closed)
+		return -TP_EINVAL;
+	if (w->mode != TP_WRITER_PIPE)
+		return w->err;
+	for (unsigned i = 0; i < nr; i++) {
+		int err;
+
+		if (!feat_valid(feats[i].id))
+			return -TP_EINVAL;
+		if (test_bit(w->pipe_sent, feats[i].id))
+			continue;
+		err = pipe_send(w, &feats[i]);
+		if (err)
+			return err;
+		set_bit(w->pipe_sent, feats[i].id);
+	}
+	return w->err;
+}
+
+static int close_pipe(struct tp_writer *w, const struct tp_feat *feats, unsigned nr)
+{
+	uint8_t mem[sizeof(struct perf_record_header_feature)];
+	struct tp_fbuf f;
+	int err = tp_writer__pipe_features(w, feats, nr);
+
+	if (err || !w->pipe_end_feature)
+		return err;
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	tp_fbuf__header(&f, PERF_RECORD_HEADER_FEATURE, 0, sizeof(mem));
+	tp_fbuf__u64(&f, w->pipe_end_feature);
+	return put_fbuf(w, &f);
+}
+
+static const struct tp_feat *find_feat(const struct tp_feat *feats, unsigned nr, uint32_t id)
+{
+	for (unsigned i = 0; i < nr; i++)
+		if (feats[i].id == id)
+			return &feats[i];
+	return NULL;
+}
+
+/* the caller's feature, or the writer's own empty hostname standing in for a missing one */
+static const struct tp_feat *feat_at(const struct tp_feat *feats, unsigned nr,
+				     const struct tp_feat *host, uint32_t id)
+{
+	return id == HEADER_HOSTNAME && host->size ? host : find_feat(feats, nr, id);
+}
+
+static int close_file(struct tp_writer *w, const struct tp_feat *feats, unsigned nr)
+{
+	uint64_t map[HEADER_FEAT_BITS / 64] = { 0 };
+	uint8_t host_mem[4 + PERF_HEADER_STRING_ALIGN], mem[CHUNK];
+	struct tp_feat host = { .id = HEADER_HOSTNAME, .data = host_mem };
+	struct tp_fbuf f;
+	uint64_t offset;
+	unsigned nr_sec;
+	int err = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		if (!feat_valid(feats[i].id) || test_bit(map, feats[i].id))
+			return -TP_EINVAL;
+		set_bit(map, feats[i].id);
+	}
+	if (!test_bit(map, HEADER_HOSTNAME)) {
+		tp_writer__fbuf(w, &f, host_mem, sizeof(host_mem));
+		tp_fbuf__string(&f, "");
+		host.size = f.len;
+		set_bit(map, HEADER_HOSTNAME);
+	}
+	nr_sec = 0;
+	for (unsigned i = 0; i < HEADER_FEAT_BITS / 64; i++)
+		nr_sec += (unsigned)__builtin_popcountll(map[i]);
+
+	/* table (ascending ids) right after the data, payloads after the table */
+	offset = w->pos + (uint64_t)nr_sec * sizeof(struct perf_file_section);
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	for (uint32_t id = 1; id < HEADER_FEAT_BITS && !err; id++) {
+		const struct tp_feat *ft = feat_at(feats, nr, &host, id);
+
+		if (!ft)
+			continue;
+		if (f.cap - f.len < sizeof(struct perf_file_section)) {
+			err = put_fbuf(w, &f);
+			tp_fbuf__reset(&f);
+		}
+		file_section(&f, offset, ft->size);
+		offset += ft->size;
+	}
+	if (!err)
+		err = put_fbuf(w, &f);
+	for (uint32_t id = 1; id < HEADER_FEAT_BITS && !err; id++) {
+		const struct tp_feat *ft = feat_at(feats, nr, &host, id);
+
+		if (ft)
+			err = put(w, ft->data, ft->size);
+	}
+	return err ? err : rewrite_header(w, map);
+}
+
+int tp_writer__close(struct tp_writer *w, const struct tp_feat *feats, unsigned nr)
+{
+	int err;
+
+	if (w->closed)
+		return -TP_EINVAL;
+	if (nr && !feats)
+		return -TP_EINVAL;
+	err = w->mode == TP_WRITER_FILE ? close_file(w, feats, nr) : close_pipe(w, feats, nr);
+	if (!err)
+		w->closed = true;
+	return err;
+}

@@ -1,0 +1,219 @@
+/* GNU build-ids from ELF notes and load-segment hashes (buildid.h). */
+#include "libc-shim/shim.h"
+#include "perfdata/texthash.h"
+#include "recorder/buildid.h"
+
+#define PT_LOAD		1
+#define PT_NOTE		4
+#define NT_GNU_BUILD_ID	3
+#define AT_SYSINFO_EHDR	33	/* the same on every Linux arch */
+#define NOTES_MAX	2048	/* bytes of a PT_NOTE segment searched: ids come early */
+#define NATIVE_BE	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
+/* an ELF image read from a file (pread) or from memory (mem, size bytes) */
+struct elf {
+	int fd;
+	const uint8_t *mem;
+	uint64_t size;
+	bool is64, be;
+	uint64_t phoff;
+	unsigned phentsize, phnum;
+};
+
+/* an n-byte integer in either byte order */
+static uint64_t get(const uint8_t *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[be ? i : n - 1 - i];
+	return v;
+}
+
+static int elf_read(const struct elf *e, void *buf, size_t len, uint64_t off)
+{
+	long n;
+
+	if (e->mem) {
+		if (off > e->size || len > e->size - off)
+			return -TP_ENOEXEC;
+		memcpy(buf, e->mem + (size_t)off, len);
+		return 0;
+	}
+	n = sys_pread(e->fd, buf, len, off);
+	return n < 0 ? (int)n : (size_t)n == len ? 0 : -TP_ENOEXEC;
+}
+
+static int elf_open(struct elf *e)
+{
+	uint8_t h[64];
+	int err = elf_read(e, h, 52, 0);	/* an ELF32 header; ELF64's is 64 bytes */
+
+	if (err)
+		return err;
+	if (memcmp(h, "\177ELF", 4) || h[4] < 1 || h[4] > 2 || h[5] < 1 || h[5] > 2)
+		return -TP_ENOEXEC;
+	e->is64 = h[4] == 2;
+	e->be = h[5] == 2;
+	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
+		return err;
+	e->phoff = e->is64 ? get(h + 32, 8, e->be) : get(h + 28, 4, e->be);
+	e->phentsize = (unsigned)get(h + (e->is64 ? 54 : 42), 2, e->be);
+	e->phnum = TP_MIN((unsigned)get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
+	return e->phnum && e->phentsize < (e->is64 ? 56u : 32u) ? -TP_ENOEXEC : 0;
+}
+
+/* program header i: type, file offset, size in the file, alignment */
+static int elf_phdr(const struct elf *e, unsigned i, uint32_t *type, uint64_t *off,
+		    uint64_t *filesz, uint64_t *align)
+{
+	uint8_t p[56];
+	int err = elf_read(e, p, e->is64 ? 56 : 32, e->phoff + (uint64_t)i * e->phentsize);
+
+	if (err)
+		return err;
+	*type = (uint32_t)get(p, 4, e->be);
+	if (e->is64) {
+		*off = get(p + 8, 8, e->be);
+		*filesz = get(p + 32, 8, e->be);
+		*align = get(p + 48, 8, e->be);
+	} else {
+		*off = get(p + 4, 4, e->be);
+		*filesz = get(p + 16, 4, e->be);
+		*align = get(p + 28, 4, e->be);
+	}
+	return 0;
+}
+
+/* the NT_GNU_BUILD_ID note named "GNU" among the notes p[0..len) */
+static int find_note(const uint8_t *p, size_t len, size_t align, bool be,
+		     uint8_t *id, uint8_t *idlen)
+{
+	size_t off = 0, desc;
+
+	while (off <= len && len - off >= 12) {
+		uint64_t namesz = get(p + off, 4, be), descsz = get(p + off + 4, 4, be);
+
+		if (namesz > len || descsz > len)
+			break;
+		desc = off + 12 + TP_ALIGN((size_t)namesz, align);
+		if (desc > len || descsz > len - desc)
+			break;
+		if (get(p + off + 8, 4, be) == NT_GNU_BUILD_ID && namesz == 4 &&
+		    !memcmp(p + off + 12, "GNU", 4) && descsz) {
+			*idlen = (uint8_t)TP_MIN(descsz, (uint64_t)BUILD_ID_MAX);
+			memcpy(id, p + desc, *idlen);
+			return 0;
+		}
+		off = desc + TP_ALIGN((size_t)descsz, align);
+	}
+	return -TP_ENODATA;
+}
+
+static int elf_build_id(struct elf *e, uint8_t *id, uint8_t *len)
+{
+	uint8_t notes[NOTES_MAX];
+	uint64_t off, size, align;
+	uint32_t type;
+	int err = elf_open(e);
+
+	for (unsigned i = 0; !err && i < e->phnum; i++) {
+		err = elf_phdr(e, i, &type, &off, &size, &align);
+		if (err || type != PT_NOTE)
+			continue;
+		size = TP_MIN(size, (uint64_t)sizeof(notes));
+		err = elf_read(e, notes, (size_t)size, off);
+		/* notes are 4-aligned, or 8 in segments aligned so (.note.gnu.property) */
+		if (!err && !find_note(notes, (size_t)size, align == 8 ? 8 : 4, e->be, id, len))
+			return 0;
+	}
+	return err ? err : -TP_ENODATA;
+}
+
+int buildid__from_file(const char *path, uint8_t id[BUILD_ID_MAX], uint8_t *len)
+{
+	struct elf e = { 0 };
+	long fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
+	int err;
+
+	if (fd < 0)
+		return (int)fd;
+	e.fd = (int)fd;
+	err = elf_build_id(&e, id, len);
+	sys_close(e.fd);
+	return err;
+}
+
+/* a file that is nothing but notes, from the running kernel */
+static int sys_notes(const char *path, uint8_t *id, uint8_t *len)
+{
+	uint8_t buf[4096];
+	long n = tp_read_file(path, (char *)buf, sizeof(buf));
+
+	return n < 0 ? (int)n : find_note(buf, (size_t)n, 4, NATIVE_BE, id, len);
+}
+
+int buildid__kernel(uint8_t id[BUILD_ID_MAX], uint8_t *len)
+{
+	return sys_notes("/sys/kernel/notes", id, len);
+}
+
+int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len)
+{
+	const char *end;
+	char path[128];
+
+	if (*name == '[')
+		name++;
+	end = strchr(name, ']');
+	if (tp_snprintf(path, sizeof(path), "/sys/module/%.*s/notes/.note.gnu.build-id",
+			(int)(end ? (size_t)(end - name) : strlen(name)), name) >= (int)sizeof(path))
+		return -TP_ENAMETOOLONG;
+	return sys_notes(path, id, len);
+}
+
+int buildid__vdso(uint8_t id[BUILD_ID_MAX], uint8_t *len)
+{
+	unsigned long base = tp_getauxval(AT_SYSINFO_EHDR);
+	/* the headers are in its first page; the image ends with its last load segment */
+	struct elf e = { .mem = (const uint8_t *)base, .size = 4096 };
+	uint64_t off, size, align;
+	uint32_t type;
+	int err;
+
+	if (!base)
+		return -TP_ENOENT;
+	err = elf_open(&e);
+	for (unsigned i = 0; !err && i < e.phnum; i++)
+		if (!elf_phdr(&e, i, &type, &off, &size, &align) && type == PT_LOAD &&
+		    off + size > e.size)
+			e.size = off + size;
+	return err ? err : elf_build_id(&e, id, len);
+}
+
+int buildid__text_hash(const char *path, uint64_t *hash)
+{
+	long fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0), m;
+	int64_t size;
+	int err = 0;
+
+	if (fd < 0)
+		return (int)fd;
+	size = sys_lseek((int)fd, 0, TP_SEEK_END);
+	if (size <= 0)
+		err = size ? (int)size : -TP_ENOEXEC;
+	else if ((uint64_t)size > (size_t)-1)
+		err = -TP_EFBIG;
+	if (!err) {
+		m = sys_mmap(NULL, (size_t)size, TP_PROT_READ, TP_MAP_PRIVATE, (int)fd, 0);
+		if ((unsigned long)m >= (unsigned long)-4095) {
+			err = (int)m;
+		} else {
+			*hash = tp_text_hash((const void *)m, (size_t)size);
+			sys_munmap((void *)m, (size_t)size);
+			err = *hash ? 0 : -TP_ENOEXEC;
+		}
+	}
+	sys_close((int)fd);
+	return err;
+}

@@ -1,0 +1,274 @@
+/* Turning perf-style event names into perf_event_attr templates. Sampling fields (period,
+ * sample_type, flags that depend on the target) are filled in later by the command. */
+#include "libc-shim/shim.h"
+#include "recorder/events.h"
+#include "recorder/tracefs.h"
+
+#define HW PERF_TYPE_HARDWARE
+#define SW PERF_TYPE_SOFTWARE
+
+const struct event_name tp_event_names[] = {
+	{ "cpu-clock", SW, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", SW, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", SW, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", SW, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "minor-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "context-switches", SW, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", SW, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "alignment-faults", SW, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", SW, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", SW, PERF_COUNT_SW_DUMMY },
+	{ "cycles", HW, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", HW, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", HW, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branches", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES },
+	{ "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES },
+};
+const unsigned tp_nr_event_names = TP_ARRAY_SIZE(tp_event_names);
+
+static struct evsel *add(struct evlist_spec *l, const char *name, size_t len)
+{
+	struct evsel *e;
+
+	if (l->nr >= REC_MAX_EVSELS)
+		return NULL;
+	e = &l->ev[l->nr++];
+	memset(e, 0, sizeof(*e));
+	e->callgraph = -1;
+	if (len >= sizeof(e->name))
+		len = sizeof(e->name) - 1;
+	memcpy(e->name, name, len);
+	e->name[len] = 0;
+	return e;
+}
+
+/* ":u", ":k", ":p", ":pp"... */
+static int modifiers(struct evsel *e, const char *m)
+{
+	unsigned precise = 0;
+
+	for (; *m; m++) {
+		switch (*m) {
+		case 'u': e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV; break;
+		case 'k': e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_USER | PERF_ATTR_FLAG_EXCLUDE_HV; break;
+		case 'h': e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_USER | PERF_ATTR_FLAG_EXCLUDE_KERNEL; break;
+		case 'p': precise++; break;
+		default: return -TP_EINVAL;
+		}
+	}
+	if (precise > 3)
+		return -TP_EINVAL;
+	PERF_ATTR_SET_PRECISE_IP(e->attr.flags, precise);
+	return 0;
+}
+
+/* "call-graph=no,period=1,freq=99" */
+static int terms(struct evsel *e, const char *t, size_t len)
+{
+	char buf[96];
+	char *p = buf;
+
+	if (len >= sizeof(buf))
+		return -TP_EINVAL;
+	memcpy(buf, t, len);
+	buf[len] = 0;
+	while (*p) {
+		char *end = strchr(p, ','), *eq;
+		uint64_t v;
+
+		if (end)
+			*end = 0;
+		eq = strchr(p, '=');
+		if (!eq)
+			return -TP_EINVAL;
+		*eq++ = 0;
+		if (!strcmp(p, "call-graph")) {
+			if (!strcmp(eq, "no"))
+				e->callgraph = 0;
+			else if (!strcmp(eq, "fp"))
+				e->callgraph = 1;
+			else
+				return -TP_EINVAL;
+		} else if (!strcmp(p, "period") && !tp_parse_u64(eq, 0, &v) && v) {
+			e->attr.sample_period = v;
+			e->attr.flags &= ~PERF_ATTR_FLAG_FREQ;
+			e->has_period = true;
+		} else if (!strcmp(p, "freq") && !tp_parse_u64(eq, 0, &v) && v) {
+			e->attr.sample_freq = v;
+			e->attr.flags |= PERF_ATTR_FLAG_FREQ;
+			e->has_period = true;
+		} else {
+			return -TP_EINVAL;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+struct glob_ctx {
+	struct evlist_spec *l;
+	const char *terms;
+	size_t terms_len;
+	int err;
+};
+
+static int add_tracepoint(void *ctx, const char *sys, const char *name)
+{
+	struct glob_ctx *g = ctx;
+	char full[64];
+	long id = tracefs__event_id(sys, name);
+	int n = tp_snprintf(full, sizeof(full), "%s:%s", sys, name);
+	struct evsel *e = add(g->l, full, (size_t)n);
+
+	if (!e)
+		return g->err = -TP_E2BIG;
+	if (id < 0)
+		return g->err = (int)id;
+	e->attr.type = PERF_TYPE_TRACEPOINT;
+	e->attr.config = (uint64_t)id;
+	e->attr.sample_period = 1;
+	e->has_period = true;
+	if (g->terms_len && terms(e, g->terms, g->terms_len))
+		return g->err = -TP_EINVAL;
+	return 0;
+}
+
+static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size_t errlen)
+{
+	char name[128];
+	const char *slash = memchr(s, '/', len), *term = NULL;
+	size_t nlen = len, tlen = 0;
+	char *colon;
+	struct evsel *e;
+
+	if (slash) {
+		nlen = (size_t)(slash - s);
+		term = slash + 1;
+		tlen = len - nlen - 1;
+		if (!tlen || term[tlen - 1] != '/')
+			goto bad;
+		tlen--;
+	}
+	if (!nlen || nlen >= sizeof(name))
+		goto bad;
+	memcpy(name, s, nlen);
+	name[nlen] = 0;
+	colon = strchr(name, ':');
+	if (colon && tracefs__dir()) {
+		/* sys:name or sys:glob (a tracing system exists under that name) */
+		struct glob_ctx g = { l, term, tlen, 0 };
+		char *mod = strchr(colon + 1, ':');
+		long n;
+
+		*colon = 0;
+		if (mod)
+			*mod = 0;
+		n = tracefs__glob(name, colon + 1, add_tracepoint, &g);
+		if (n > 0 && !g.err)
+			return 0;
+		if (g.err == -TP_E2BIG) {
+			tp_snprintf(err, errlen, "too many events (at most %d)", REC_MAX_EVSELS);
+			return g.err;
+		}
+		*colon = ':';
+		if (mod)
+			*mod = ':';
+		if (n == -TP_ENOENT || n == 0 || n == -TP_ENOTDIR) {
+			tp_snprintf(err, errlen, "unknown tracepoint '%s': see 'tinyperf list'", name);
+			return -TP_ENOENT;
+		}
+		if (n < 0 || g.err) {
+			tp_snprintf(err, errlen, "cannot read tracepoint '%s': %s", name,
+				    tp_strerror(n < 0 ? n : g.err));
+			return n < 0 ? (int)n : g.err;
+		}
+	}
+	if (colon)
+		*colon = 0;
+	e = add(l, name, strlen(name));
+	if (!e)
+		goto too_many;
+	if (name[0] == 'r' && name[1]) {
+		uint64_t raw;
+
+		if (!tp_parse_u64(name + 1, 16, &raw)) {
+			e->attr.type = PERF_TYPE_RAW;
+			e->attr.config = raw;
+			goto mods;
+		}
+	}
+	for (unsigned i = 0; i < tp_nr_event_names; i++) {
+		if (!strcmp(name, tp_event_names[i].name)) {
+			e->attr.type = tp_event_names[i].type;
+			e->attr.config = tp_event_names[i].config;
+			goto mods;
+		}
+	}
+	tp_snprintf(err, errlen, "unknown event '%s': see 'tinyperf list'", name);
+	l->nr--;
+	return -TP_ENOENT;
+mods:
+	if (colon) {
+		*colon = ':';
+		tp_strlcpy(e->name, name, sizeof(e->name));
+		if (modifiers(e, colon + 1))
+			goto bad;
+	}
+	if (term && terms(e, term, tlen))
+		goto bad;
+	return 0;
+too_many:
+	tp_snprintf(err, errlen, "too many events (at most %d)", REC_MAX_EVSELS);
+	return -TP_E2BIG;
+bad:
+	tp_snprintf(err, errlen, "cannot parse event '%.*s': see 'tinyperf list' and 'tinyperf record --help'",
+		    (int)len, s);
+	return -TP_EINVAL;
+}
+
+int events__parse(struct evlist_spec *l, const char *spec, char *err, size_t errlen)
+{
+	while (*spec) {
+		/* split at commas outside /terms/ */
+		size_t n = 0;
+		bool in_terms = false;
+		int r;
+
+		for (; spec[n] && (in_terms || spec[n] != ','); n++)
+			if (spec[n] == '/')
+				in_terms = !in_terms;
+		r = one(l, spec, n, err, errlen);
+		if (r)
+			return r;
+		spec += n;
+		if (*spec == ',')
+			spec++;
+	}
+	return 0;
+}
+
+void events__add_default(struct evlist_spec *l)
+{
+	struct evsel *e = add(l, "cycles", 6);
+
+	e->attr.type = PERF_TYPE_HARDWARE;
+	e->attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	e->is_default = true;
+}
+
+void events__fallback_cpu_clock(struct evsel *e)
+{
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	tp_strlcpy(e->name, "cpu-clock", sizeof(e->name));
+}

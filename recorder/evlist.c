@@ -1,0 +1,193 @@
+/* Opening the events. The fallbacks mirror perf's: no PMU (VMs, many SoCs) turns the default
+ * 'cycles' into cpu-clock; perf_event_paranoid >= 2 for a non-root user keeps kernel samples
+ * out (exclude_kernel) rather than failing. Every other error becomes one line that says what
+ * to do. */
+#include "libc-shim/shim.h"
+#include "recorder/evlist.h"
+
+static long paranoid(void)
+{
+	char buf[16];
+	int64_t v;
+	long n = tp_read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
+
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return n > 0 && !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
+}
+
+static void explain(const struct evsel *e, long r, int task, char *err, size_t errlen)
+{
+	const char *what = tp_strerror(r);
+
+	if (r == -TP_EACCES || r == -TP_EPERM) {
+		tp_snprintf(err, errlen, "cannot open %s: %s: kernel.perf_event_paranoid is %ld; "
+			    "run as root, or 'sysctl kernel.perf_event_paranoid=%d'",
+			    e->name, what, paranoid(), task < 0 ? 0 : 1);
+	} else if (r == -TP_ENOENT || r == -TP_EOPNOTSUPP || r == -TP_ENODEV) {
+		tp_snprintf(err, errlen, "cannot open %s: this kernel or CPU does not support it; "
+			    "see 'tinyperf list'", e->name);
+	} else if (r == -TP_EMFILE || r == -TP_ENFILE) {
+		tp_snprintf(err, errlen, "cannot open %s: too many open files: raise 'ulimit -n', "
+			    "or record fewer events or CPUs (-C)", e->name);
+	} else if (r == -TP_EINVAL && (e->attr.flags & PERF_ATTR_FLAG_FREQ)) {
+		char buf[24] = "?";
+		long n = tp_read_file("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
+
+		while (n > 0 && buf[n - 1] == '\n')
+			buf[--n] = 0;
+		tp_snprintf(err, errlen, "cannot open %s at %llu Hz: %s; the kernel allows at most "
+			    "%s Hz (kernel.perf_event_max_sample_rate): lower -F",
+			    e->name, (unsigned long long)e->attr.sample_freq, what, buf);
+	} else {
+		tp_snprintf(err, errlen, "cannot open %s: %s", e->name, what);
+	}
+}
+
+static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
+{
+	long r;
+
+	for (;;) {
+		r = sys_perf_event_open(&e->attr, task, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (r >= 0)
+			return r;
+		if (e->is_default && e->attr.type == PERF_TYPE_HARDWARE &&
+		    (r == -TP_ENOENT || r == -TP_EOPNOTSUPP || r == -TP_ENODEV || r == -TP_EINVAL)) {
+			events__fallback_cpu_clock(e);
+			el->notes |= EVL_FELL_BACK_CPU_CLOCK;
+			continue;
+		}
+		if ((r == -TP_EACCES || r == -TP_EPERM) && task >= 0 &&
+		    !(e->attr.flags & PERF_ATTR_FLAG_EXCLUDE_KERNEL) && paranoid() >= 2) {
+			e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV;
+			el->notes |= EVL_EXCLUDED_KERNEL;
+			continue;
+		}
+		return r;
+	}
+}
+
+static int *fdp(struct evlist *el, unsigned ev, unsigned t, unsigned c)
+{
+	return &el->fds[((size_t)ev * el->nr_tasks + t) * el->nr_cpus + c];
+}
+
+int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen)
+{
+	size_t nfds = (size_t)spec->nr * nr_tasks * nr_cpus;
+	size_t bytes = TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
+	uint64_t *ids;
+	long addr;
+
+	memset(el, 0, sizeof(*el));
+	el->spec = spec;
+	el->cpus = cpus;
+	el->nr_cpus = nr_cpus;
+	el->tasks = tasks;
+	el->nr_tasks = nr_tasks;
+	addr = sys_mmap(NULL, bytes, TP_PROT_READ | TP_PROT_WRITE,
+			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
+	if (addr < 0 && addr > -4096) {
+		tp_snprintf(err, errlen, "out of memory for %zu events", nfds);
+		return (int)addr;
+	}
+	el->fds = (int *)addr;
+	ids = (uint64_t *)((char *)addr + TP_ALIGN(nfds * sizeof(int), 8));
+	for (size_t i = 0; i < nfds; i++)
+		el->fds[i] = -1;
+
+	for (unsigned ev = 0; ev < spec->nr; ev++) {
+		struct evsel *e = &spec->ev[ev];
+
+		e->ids = ids;
+		e->nr_ids = 0;
+		for (unsigned t = 0; t < nr_tasks; t++) {
+			for (unsigned c = 0; c < nr_cpus; c++) {
+				long fd = open_one(el, e, tasks[t], cpus[c]);
+
+				if (fd == -TP_ESRCH && tasks[t] >= 0)
+					continue;   /* the thread exited meanwhile */
+				if (fd < 0) {
+					explain(e, fd, tasks[t], err, errlen);
+					evlist__close(el);
+					return (int)fd;
+				}
+				*fdp(el, ev, t, c) = (int)fd;
+				if (sys_ioctl((int)fd, PERF_EVENT_IOC_ID, (long)&ids[e->nr_ids]) == 0)
+					e->nr_ids++;
+			}
+		}
+		ids += e->nr_ids;
+	}
+	return 0;
+}
+
+size_t tp_page_size(void)
+{
+	unsigned long ps = tp_getauxval(TP_AT_PAGESZ);
+
+	return ps ? ps : 4096;
+}
+
+int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
+{
+	for (unsigned c = 0; c < el->nr_cpus; c++) {
+		struct ring *r = NULL;
+
+		for (unsigned ev = 0; ev < el->spec->nr; ev++) {
+			for (unsigned t = 0; t < el->nr_tasks; t++) {
+				int fd = *fdp(el, ev, t, c);
+				long e;
+
+				if (fd < 0)
+					continue;
+				if (r) {
+					e = sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd);
+					if (e < 0) {
+						tp_snprintf(err, errlen, "cannot share the ring of CPU %d: %s",
+							    el->cpus[c], tp_strerror(e));
+						return (int)e;
+					}
+					continue;
+				}
+				r = &el->rings[el->nr_rings];
+				e = ring__map(r, fd, pages, tp_page_size());
+				if (e == -TP_EPERM || e == -TP_ENOMEM) {
+					tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
+						    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
+					return (int)e;
+				}
+				if (e < 0) {
+					tp_snprintf(err, errlen, "cannot map the ring of CPU %d: %s",
+						    el->cpus[c], tp_strerror(e));
+					return (int)e;
+				}
+				el->nr_rings++;
+			}
+		}
+	}
+	return 0;
+}
+
+void evlist__enable(struct evlist *el, bool on)
+{
+	size_t nfds = (size_t)el->spec->nr * el->nr_tasks * el->nr_cpus;
+
+	for (size_t i = 0; i < nfds; i++)
+		if (el->fds[i] >= 0)
+			sys_ioctl(el->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void evlist__close(struct evlist *el)
+{
+	size_t nfds = (size_t)el->spec->nr * el->nr_tasks * el->nr_cpus;
+
+	for (unsigned i = 0; i < el->nr_rings; i++)
+		ring__unmap(&el->rings[i]);
+	el->nr_rings = 0;
+	for (size_t i = 0; el->fds && i < nfds; i++)
+		if (el->fds[i] >= 0)
+			sys_close(el->fds[i]);
+}

@@ -1,0 +1,41 @@
+/* The open events: one fd per (event, task, cpu), one ring per CPU (the other fds of a CPU
+ * send their records to it with PERF_EVENT_IOC_SET_OUTPUT). */
+#ifndef TINYPERF_RECORDER_EVLIST_H
+#define TINYPERF_RECORDER_EVLIST_H
+
+#include "libc-shim/types.h"
+#include "recorder/events.h"
+#include "recorder/ring.h"
+
+#define REC_MAX_CPUS 256
+#define REC_MAX_TASKS 1024
+
+/* things evlist__open changed on its own, for the command to mention */
+enum {
+	EVL_FELL_BACK_CPU_CLOCK = 1,    /* no hardware PMU: cycles -> cpu-clock */
+	EVL_EXCLUDED_KERNEL = 2,        /* perf_event_paranoid >= 2: user space only */
+};
+
+struct evlist {
+	struct evlist_spec *spec;
+	const int *cpus;
+	unsigned nr_cpus;
+	const int *tasks;               /* -1: every task on the CPU (system-wide) */
+	unsigned nr_tasks;
+	int *fds;                       /* [event][task][cpu], -1 where the task was gone */
+	struct ring rings[REC_MAX_CPUS];
+	unsigned nr_rings;
+	unsigned notes;                 /* EVL_* */
+};
+
+/* Open every event. 0, or -errno with a one-line explanation in err (what to do included). */
+int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen);
+/* map one ring of pages data pages per CPU; 0 or -errno with err filled */
+int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen);
+void evlist__enable(struct evlist *el, bool on);
+void evlist__close(struct evlist *el);
+/* the kernel's page size (rings are counted in pages) */
+size_t tp_page_size(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* tinyperf on the device: the command table and the top-level options.
+ * Each command lives in its own cmd-*.c; this file only dispatches. */
+#include "libc-shim/shim.h"
+#include "recorder/cmd.h"
+
+static const struct tp_cmd commands[] = {
+	{ "record", cmd_record, "record a profile into perf.data" },
+	{ "list", cmd_list, "list the events this device can record" },
+	{ "help", cmd_help, "show this help" },
+	{ "version", cmd_version, "show the version and build configuration" },
+};
+
+static void usage(int fd)
+{
+	tp_dprintf(fd, "usage: tinyperf [--version] [--help] COMMAND [ARGS]\n\n"
+		       "tinyperf %s: the device side of tinyperf (%s, %s).\n\nCommands:\n",
+		   TP_VERSION, tp_build_arch(), tp_build_libc());
+	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
+		tp_dprintf(fd, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	tp_dprintf(fd, "\nSee 'tinyperf COMMAND --help' for a command's options.\n"
+		       "Reports are made on the host: 'tinyperf report' from 'make host'.\n");
+}
+
+int cmd_help(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	usage(1);
+	return 0;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	tp_dprintf(1, "tinyperf %s (%s, %s)\n", TP_VERSION, tp_build_arch(), tp_build_libc());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+
+	if (!name) {
+		usage(2);
+		return 2;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	else if (!strcmp(name, "--version") || !strcmp(name, "-V"))
+		name = "version";
+	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	tp_dprintf(2, "tinyperf: '%s' is not a tinyperf command: see 'tinyperf --help'\n", name);
+	return 2;
+}

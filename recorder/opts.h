@@ -1,0 +1,36 @@
+/* 'tinyperf record' options, parsed the way perf's users type them. */
+#ifndef TINYPERF_RECORDER_OPTS_H
+#define TINYPERF_RECORDER_OPTS_H
+
+#include "libc-shim/types.h"
+
+#define REC_MAX_EVENT_SPECS 32
+#define REC_MAX_PIDS 64
+
+struct rec_opts {
+	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
+	unsigned nr_events;
+	uint64_t freq;          /* -F (0: use -c) */
+	uint64_t period;        /* -c */
+	bool callgraph;         /* -g */
+	bool system_wide;       /* -a */
+	const char *cpu_list;   /* -C */
+	int pids[REC_MAX_PIDS]; /* -p */
+	unsigned nr_pids;
+	int tids[REC_MAX_PIDS]; /* -t */
+	unsigned nr_tids;
+	const char *output;     /* -o, "-" for stdout */
+	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
+	uint64_t duration_ms;   /* --duration */
+	bool no_inherit;
+	bool buildid_all;
+	bool quiet;             /* -q */
+	int verbose;            /* -v */
+	char **argv;            /* the command after the options (NULL-terminated), or NULL */
+};
+
+/* 0, or -EINVAL with a one-line message in err; 1 when -h was asked (usage printed) */
+int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen);
+void rec_opts__usage(int fd);
+
+#endif

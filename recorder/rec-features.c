@@ -1,0 +1,158 @@
+/* The feature sections of a recording: what the machine was (hostname, os release, arch, CPUs,
+ * memory), how it was recorded (command line, event names), the tracepoint formats, and at the
+ * end the build-ids of the DSOs that got samples (known from track/, no pass over the data)
+ * plus, for binaries without a build-id, tinyperf's load-segment hash (a private feature). */
+#include "libc-shim/shim.h"
+#include "include/tinyperf/perf_data.h"
+#include "perfdata/features.h"
+#include "recorder/buildid.h"
+#include "recorder/cmd.h"
+#include "recorder/record.h"
+#include "recorder/sysinfo.h"
+#include "recorder/tracing-data.h"
+
+#define MAX_FEATS 16
+#define BASE_BUF 32768
+#define END_BUF (1u << 20)     /* build-ids: lazily backed, ~100 B per hit DSO */
+
+static struct {
+	struct tp_fbuf fb;
+	struct tp_feat f[MAX_FEATS];
+	unsigned n;
+	struct tracing_data td;
+	uint8_t base[BASE_BUF];
+	struct tp_utsname u;
+	char cpudesc[128];
+} fs;
+
+static void add(struct tp_feat *f)
+{
+	if (fs.n < MAX_FEATS)
+		fs.f[fs.n++] = *f;
+}
+
+int rec_features__start(struct record *r)
+{
+	struct tp_writer_attr wa[REC_MAX_EVSELS];
+	struct tp_feat f;
+	uint32_t avail = 0, online = 0;
+	uint64_t mem_kb = 0;
+	char version[48];
+	int err;
+
+	tp_writer__fbuf(&r->w, &fs.fb, fs.base, sizeof(fs.base));
+	sys_uname(&fs.u);
+	tp_snprintf(version, sizeof(version), "tinyperf %s", TP_VERSION);
+	sysinfo__nrcpus(&avail, &online);
+	sysinfo__cpudesc(fs.cpudesc, sizeof(fs.cpudesc));
+	sysinfo__mem_total_kb(&mem_kb);
+	for (unsigned i = 0; i < r->spec.nr; i++) {
+		wa[i].attr = &r->spec.ev[i].attr;
+		wa[i].name = r->spec.ev[i].name;
+		wa[i].ids = r->spec.ev[i].ids;
+		wa[i].nr_ids = r->spec.ev[i].nr_ids;
+	}
+	if (!tp_feat__string(&fs.fb, &f, HEADER_HOSTNAME, fs.u.nodename)) add(&f);
+	if (!tp_feat__string(&fs.fb, &f, HEADER_OSRELEASE, fs.u.release)) add(&f);
+	if (!tp_feat__string(&fs.fb, &f, HEADER_VERSION, version)) add(&f);
+	if (!tp_feat__string(&fs.fb, &f, HEADER_ARCH, fs.u.machine)) add(&f);
+	if (avail && !tp_feat__nrcpus(&fs.fb, &f, avail, online)) add(&f);
+	if (fs.cpudesc[0] && !tp_feat__string(&fs.fb, &f, HEADER_CPUDESC, fs.cpudesc)) add(&f);
+	if (mem_kb && !tp_feat__total_mem(&fs.fb, &f, mem_kb)) add(&f);
+	if (!tp_feat__cmdline(&fs.fb, &f, (uint32_t)r->argc, (const char *const *)r->argv)) add(&f);
+	if (!tp_feat__event_desc(&fs.fb, &f, wa, r->spec.nr, PERF_ATTR_SIZE_VER0)) add(&f);
+	if (tp_fbuf__err(&fs.fb))
+		return r->write_err = tp_fbuf__err(&fs.fb);
+	err = tracing_data__build(&fs.td, &r->spec);
+	if (err) {
+		tp_dprintf(2, "tinyperf: record: cannot read the tracepoint formats from tracefs: %s: "
+			      "tracepoint fields will not decode on the host\n", tp_strerror(err));
+	} else if (fs.td.len) {
+		tp_feat__blob(&f, HEADER_TRACING_DATA, fs.td.buf, fs.td.len);
+		add(&f);
+	}
+	err = tp_writer__pipe_features(&r->w, fs.f, fs.n);
+	if (err && !r->write_err)
+		r->write_err = err;
+	return err;
+}
+
+/* ---- build-ids of the hit DSOs ---- */
+
+struct bid_ctx {
+	struct tp_fbuf *ids;       /* BUILD_ID records */
+	struct tp_fbuf *hashes;    /* TP_FEAT_TEXT_HASH entries */
+	uint32_t nr_hashes;
+};
+
+static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint8_t *id_in,
+		   uint8_t id_size)
+{
+	struct bid_ctx *c = ctx;
+	uint8_t id[20];
+	uint8_t len = 0;
+	struct tp_build_id b;
+	uint64_t hash = 0;
+
+	if (id_in && id_size) {
+		memcpy(id, id_in, id_size);
+		len = id_size;
+	} else if (kind == TRACK_KERNEL) {
+		buildid__kernel(id, &len);
+	} else if (kind == TRACK_MODULE) {
+		buildid__module(path, id, &len);
+	} else if (!strcmp(path, "[vdso]")) {
+		buildid__vdso(id, &len);
+	} else if (path[0] == '/') {
+		if (buildid__from_file(path, id, &len) || !len)
+			buildid__text_hash(path, &hash);
+	}
+	if (len) {
+		b.cpumode = kind == TRACK_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+		b.id = id;
+		b.size = len;
+		b.filename = kind == TRACK_KERNEL ? "[kernel.kallsyms]" : path;
+		tp_fbuf__build_id(c->ids, &b);
+	} else if (hash) {
+		tp_fbuf__u64(c->hashes, hash);
+		tp_fbuf__string(c->hashes, path);
+		c->nr_hashes++;
+	}
+	return 0;
+}
+
+int rec_features__finish(struct record *r)
+{
+	struct tp_fbuf ids, hashes;
+	struct bid_ctx c = { &ids, &hashes, 0 };
+	struct tp_feat f;
+	long addr;
+	int err;
+
+	if (tp_feat__sample_time(&fs.fb, &f, r->first_time, r->last_time) == 0)
+		add(&f);
+	addr = sys_mmap(NULL, 2 * END_BUF, TP_PROT_READ | TP_PROT_WRITE,
+			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS | TP_MAP_NORESERVE, -1, 0);
+	if (addr < 0 && addr > -4096)
+		return (int)addr;
+	tp_writer__fbuf(&r->w, &ids, (void *)addr, END_BUF);
+	tp_writer__fbuf(&r->w, &hashes, (char *)addr + END_BUF, END_BUF);
+	tp_fbuf__u32(&hashes, 0);   /* nr, patched below */
+	track__for_each_hit_dso(&r->track, one_dso, &c);
+	if (ids.len && !ids.err) {
+		tp_feat__blob(&f, HEADER_BUILD_ID, ids.buf, ids.len);
+		add(&f);
+	}
+	if (c.nr_hashes && !hashes.err) {
+		struct tp_fbuf nr;
+
+		tp_writer__fbuf(&r->w, &nr, hashes.buf, 4);
+		tp_fbuf__u32(&nr, c.nr_hashes);
+		tp_feat__blob(&f, TP_FEAT_TEXT_HASH, hashes.buf, hashes.len);
+		add(&f);
+	}
+	err = tp_writer__close(&r->w, fs.f, fs.n);
+	sys_munmap((void *)addr, 2 * END_BUF);
+	tracing_data__free(&fs.td);
+	return err;
+}

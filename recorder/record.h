@@ -1,0 +1,59 @@
+/* State of one 'tinyperf record' run, passed down through its parts. */
+#ifndef TINYPERF_RECORDER_RECORD_H
+#define TINYPERF_RECORDER_RECORD_H
+
+#include "libc-shim/types.h"
+#include "perfdata/writer.h"
+#include "recorder/events.h"
+#include "recorder/evlist.h"
+#include "recorder/opts.h"
+#include "recorder/track.h"
+#include "recorder/workload.h"
+
+enum rec_target {
+	REC_SYSTEM,        /* -a / -C: every task on the CPUs */
+	REC_TASKS,         /* -p / -t: given tasks on every CPU */
+	REC_TREE,          /* a command, followed with per-CPU system-wide events and filtered
+			    * to its process tree: children sample from their first tick */
+	REC_INHERIT,       /* a command, with inherited per-task events (no permission for the
+			    * above, or --no-inherit) */
+};
+
+struct record {
+	struct rec_opts o;
+	struct evlist_spec spec;
+	struct evlist el;
+	struct arena arena;
+	struct track track;
+	struct workload wl;
+	enum rec_target target;
+	int cpus[REC_MAX_CPUS];
+	unsigned nr_cpus;
+	int tasks[REC_MAX_TASKS];
+	unsigned nr_tasks;
+
+	struct tp_writer w;
+	struct tp_sink_fd sink;
+	bool pipe;
+	int out_fd;
+	int write_err;             /* first -errno from the sink */
+
+	/* sample layout shared by every event: offsets into a SAMPLE record */
+	uint64_t sample_type;
+	unsigned off_tid, off_time;
+
+	uint64_t samples, lost, lost_samples;
+	uint64_t first_time, last_time;
+	uint64_t rounds, wakeups;
+	int exit_status;
+	char **argv;               /* tinyperf's own, for CMDLINE */
+	int argc;
+	char **envp;
+	uint8_t *bounce;
+};
+
+/* recorder/rec-features.c: the feature sections at the end (and at the start in pipe mode) */
+int rec_features__start(struct record *r);
+int rec_features__finish(struct record *r);
+
+#endif

@@ -1,0 +1,306 @@
+/* Records for the tasks, mappings and kernel that exist before recording starts (synth.h). */
+#include "libc-shim/shim.h"
+#include "recorder/synth.h"
+
+/* the scratch memory, carved up: a record, a line of /proc text, two getdents buffers (the
+ * /proc walk and a /proc/PID/task walk inside it) */
+#define REC_CAP		4352	/* MMAP2 with a 4 KiB path and the largest sample_id */
+#define LINE_CAP	4352
+#define TASK_DENTS	3072
+#define PROC_DENTS	(SYNTH_SCRATCH_MIN - 8 - REC_CAP - LINE_CAP - TASK_DENTS)
+
+static char *rec_buf(struct synth *s)
+{
+	return (char *)TP_ALIGN((uintptr_t)s->scratch, (uintptr_t)8);
+}
+
+#define LINE_BUF(s)	(rec_buf(s) + REC_CAP)
+#define TASK_BUF(s)	(LINE_BUF(s) + LINE_CAP)
+#define PROC_BUF(s)	(TASK_BUF(s) + TASK_DENTS)
+
+static int emit(struct synth *s, int len)
+{
+	return len < 0 ? len : s->emit(s->ctx, rec_buf(s), (size_t)len);
+}
+
+/* the process vanished while we read it, or is not ours to read (perf skips both) */
+static bool gone(long err)
+{
+	return err == -TP_ENOENT || err == -TP_ESRCH || err == -TP_EACCES || err == -TP_EPERM;
+}
+
+/* ---- numeric entries of a /proc directory, streamed with getdents64 ---- */
+
+struct dir {
+	int fd;
+	char *buf;
+	size_t cap;
+	long len, pos;
+};
+
+static int dir_open(struct dir *d, const char *path, char *buf, size_t cap)
+{
+	long fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
+
+	d->fd = (int)fd;
+	d->buf = buf;
+	d->cap = cap;
+	d->len = d->pos = 0;
+	return fd < 0 ? (int)fd : 0;
+}
+
+/* next entry whose name is a number, 0 at the end (a failed read ends the walk too: the
+ * directory of an exiting process disappears under us) */
+static uint32_t dir_next(struct dir *d)
+{
+	unsigned n;
+
+	for (;;) {
+		/* struct linux_dirent64: u64 ino; s64 off; u16 reclen; u8 type; char name[] */
+		uint16_t reclen;
+
+		if (d->pos >= d->len) {
+			d->len = sys_getdents64(d->fd, d->buf, d->cap);
+			d->pos = 0;
+			if (d->len <= 0)
+				return 0;
+		}
+		memcpy(&reclen, d->buf + d->pos + 16, 2);
+		if (reclen < 20 || reclen > d->len - d->pos)
+			return 0;
+		d->pos += reclen;
+		if (!tp_parse_uint(d->buf + d->pos - reclen + 19, &n) && n)
+			return n;
+	}
+}
+
+/* ---- one process ---- */
+
+static int comms(struct synth *s, uint32_t pid)
+{
+	char path[48], comm[32];
+	struct dir d;
+	uint32_t tid;
+	long n;
+	int err;
+
+	tp_snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	err = dir_open(&d, path, TASK_BUF(s), TASK_DENTS);
+	if (err)
+		return gone(err) ? 0 : err;
+	while ((tid = dir_next(&d))) {
+		tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
+		n = tp_read_file(path, comm, sizeof(comm));
+		if (n < 0)
+			continue;	/* the thread exited */
+		if (n && comm[n - 1] == '\n')
+			comm[n - 1] = '\0';
+		err = emit(s, tp_rec__comm(rec_buf(s), REC_CAP, s->fmt, pid, tid, comm, false));
+		if (err)
+			break;
+	}
+	sys_close(d.fd);
+	return err;
+}
+
+/* parse a number in base and the separator after it; NULL if malformed */
+static const char *field(const char *p, int base, uint64_t *v, char sep)
+{
+	if (tp_parse_u64_prefix(&p, base, v) || *p != sep)
+		return NULL;
+	return p + 1;
+}
+
+/* "start-end perms offset maj:min inode   name" -> MMAP2; 1 if the line is not wanted */
+static int maps_line(struct synth *s, uint32_t pid, const char *line)
+{
+	struct tp_mmap2 m = { .pid = pid, .tid = pid };
+	uint64_t end, maj, min;
+	const char *p = line;
+	uint16_t misc = PERF_RECORD_MISC_USER;
+
+	if (!(p = field(p, 16, &m.addr, '-')) || !(p = field(p, 16, &end, ' ')) ||
+	    strnlen(p, 5) < 5 || p[4] != ' ')
+		return 1;
+	if (p[2] != 'x') {
+		if (!s->data || p[0] != 'r')
+			return 1;
+		misc |= PERF_RECORD_MISC_MMAP_DATA;
+	}
+	m.prot = (p[0] == 'r' ? TP_PROT_READ : 0) | (p[1] == 'w' ? TP_PROT_WRITE : 0) |
+		 (p[2] == 'x' ? TP_PROT_EXEC : 0);
+	m.flags = p[3] == 's' ? TP_MAP_SHARED : TP_MAP_PRIVATE;
+	if (!(p = field(p + 5, 16, &m.pgoff, ' ')) || !(p = field(p, 16, &maj, ':')) ||
+	    !(p = field(p, 16, &min, ' ')) || tp_parse_u64_prefix(&p, 10, &m.ino))
+		return 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	m.len = end - m.addr;
+	m.maj = (uint32_t)maj;
+	m.min = (uint32_t)min;
+	m.filename = *p ? p : "//anon";
+	return emit(s, tp_rec__mmap2(rec_buf(s), REC_CAP, s->fmt, misc, &m));
+}
+
+int synth__task(struct synth *s, uint32_t pid)
+{
+	char path[32], *line;
+	struct tp_lines l;
+	int err;
+
+	if (s->scratch_size < SYNTH_SCRATCH_MIN)
+		return -TP_EINVAL;
+	err = comms(s, pid);
+	if (err)
+		return err;
+	tp_snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	err = tp_lines__open(&l, path, LINE_BUF(s), LINE_CAP);
+	if (err)
+		return gone(err) ? 0 : err;
+	while ((line = tp_lines__next(&l)) && (err = maps_line(s, pid, line)) >= 0)
+		;
+	tp_lines__close(&l);
+	if (err > 0)
+		err = 0;
+	/* a read error other than the process going away is worth reporting */
+	return err ? err : gone(l.err) ? 0 : l.err;
+}
+
+int synth__all_tasks(struct synth *s)
+{
+	struct dir d;
+	uint32_t pid;
+	int err;
+
+	if (s->scratch_size < SYNTH_SCRATCH_MIN)
+		return -TP_EINVAL;
+	err = dir_open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
+	if (err)
+		return err;
+	while ((pid = dir_next(&d)) && !(err = synth__task(s, pid)))
+		;
+	sys_close(d.fd);
+	return err;
+}
+
+/* ---- the kernel ---- */
+
+/* the n-th space-separated field of line (0-based), NULL if there are fewer */
+static const char *nth(const char *p, unsigned n)
+{
+	for (; n; n--) {
+		p = strchr(p, ' ');
+		if (!p)
+			return NULL;
+		while (*p == ' ')
+			p++;
+	}
+	return p;
+}
+
+/* one /proc/modules line: "name size refs deps state 0xaddr [taint]" */
+static bool module(const char *line, uint64_t *start, uint64_t *size)
+{
+	const char *p = nth(line, 1), *a = nth(line, 5);
+
+	return p && a && !tp_parse_u64_prefix(&p, 10, size) && !tp_parse_u64_prefix(&a, 0, start) &&
+	       *start;
+}
+
+/* first module start above the kernel (what perf clips the kernel map to), or ~0 */
+static uint64_t kernel_end(struct synth *s, uint64_t text)
+{
+	uint64_t end = ~0ULL, start, size;
+	struct tp_lines l;
+	char *line;
+
+	if (tp_lines__open(&l, "/proc/modules", LINE_BUF(s), LINE_CAP))
+		return end;
+	while ((line = tp_lines__next(&l)))
+		if (module(line, &start, &size) && start > text && start < end)
+			end = start;
+	tp_lines__close(&l);
+	return end;
+}
+
+static int modules(struct synth *s, struct synth_kernel *k)
+{
+	uint64_t start, size;
+	struct tp_lines l;
+	char *line, name[72];
+	int err = 0;
+
+	if (tp_lines__open(&l, "/proc/modules", LINE_BUF(s), LINE_CAP))
+		return 0;	/* a kernel without modules */
+	while (!err && (line = tp_lines__next(&l))) {
+		if (!module(line, &start, &size))
+			continue;
+		tp_snprintf(name, sizeof(name), "[%.*s]", (int)(strchr(line, ' ') - line), line);
+		err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
+					   (uint32_t)-1, 0, start, size, 0, name));
+		k->nr_modules += !err;
+	}
+	tp_lines__close(&l);
+	return err;
+}
+
+int synth__kernel(struct synth *s, struct synth_kernel *k)
+{
+	uint64_t addr, stext = 0, end = ~0ULL;
+	bool have_stext = false;
+	struct tp_lines l;
+	unsigned n = 0;
+	char *line, name[32];
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	if (s->scratch_size < SYNTH_SCRATCH_MIN)
+		return -TP_EINVAL;
+	err = tp_lines__open(&l, "/proc/kallsyms", LINE_BUF(s), LINE_CAP);
+	if (err)
+		return err;
+	/* "ffffffff81000000 T _text"; perf's reference symbol is _text, else _stext */
+	while ((line = tp_lines__next(&l)) && n++ < KALLSYMS_MAX_LINES) {
+		const char *p = line;
+
+		if (tp_parse_u64_prefix(&p, 16, &addr) || p[0] != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		if (!strcmp(p + 3, "_text")) {
+			k->ref = "_text";
+			k->text = addr;
+			break;
+		}
+		if (!strcmp(p + 3, "_stext")) {
+			have_stext = true;
+			stext = addr;
+		} else if (have_stext && addr > stext) {
+			break;	/* sorted by address: _text would have come by now */
+		}
+	}
+	tp_lines__close(&l);
+	if (!k->ref && have_stext) {
+		k->ref = "_stext";
+		k->text = stext;
+	}
+	if (!k->ref)
+		return -TP_ENOENT;
+	k->kptr_restrict = -1;
+	if (!k->text) {
+		char v[16], *nl;
+		unsigned u;
+
+		k->hidden = true;
+		if (tp_read_file("/proc/sys/kernel/kptr_restrict", v, sizeof(v)) > 0) {
+			if ((nl = strchr(v, '\n')))
+				*nl = '\0';
+			if (!tp_parse_uint(v, &u))
+				k->kptr_restrict = (int)u;
+		}
+	} else {
+		end = kernel_end(s, k->text);
+	}
+	tp_snprintf(name, sizeof(name), "[kernel.kallsyms]%s", k->ref);
+	err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
+				   (uint32_t)-1, 0, k->text, end - k->text, k->text, name));
+	return err || k->hidden ? err : modules(s, k);
+}

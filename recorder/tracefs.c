@@ -1,0 +1,122 @@
+/* tracefs: where tracepoint ids and formats come from. Mounted at /sys/kernel/tracing on
+ * modern kernels, under debugfs (/sys/kernel/debug/tracing) on older ones; a minimal board may
+ * have neither mounted, so mount it ourselves (we run as root to record tracepoints anyway). */
+#include "libc-shim/shim.h"
+#include "recorder/tracefs.h"
+
+static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+static const char *found;
+
+static bool has_events(const char *dir)
+{
+	char p[64];
+	long fd;
+
+	tp_snprintf(p, sizeof(p), "%s/events", dir);
+	fd = sys_open(p, TP_O_RDONLY | TP_O_DIRECTORY, 0);
+	if (fd < 0)
+		return false;
+	sys_close((int)fd);
+	return true;
+}
+
+const char *tracefs__dir(void)
+{
+	if (found)
+		return found;
+	for (size_t i = 0; i < TP_ARRAY_SIZE(dirs); i++)
+		if (has_events(dirs[i]))
+			return found = dirs[i];
+	if (sys_mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0]))
+		return found = dirs[0];
+	if (sys_mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) == 0 && has_events(dirs[1]))
+		return found = dirs[1];
+	return NULL;
+}
+
+long tracefs__event_id(const char *sys, const char *name)
+{
+	const char *dir = tracefs__dir();
+	char path[256], buf[32];
+	uint64_t id;
+	long n;
+
+	if (!dir)
+		return -TP_ENOENT;
+	if (tp_snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name) >= (int)sizeof(path))
+		return -TP_ENAMETOOLONG;
+	n = tp_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	if (tp_parse_u64(buf, 10, &id) || id > 0x7fffffff)
+		return -TP_EINVAL;
+	return (long)id;
+}
+
+bool tp_glob_match(const char *g, const char *s)
+{
+	const char *star = NULL, *ss = NULL;
+
+	while (*s) {
+		if (*g == '*') {
+			star = g++;
+			ss = s;
+		} else if (*g == '?' || *g == *s) {
+			g++;
+			s++;
+		} else if (star) {
+			g = star + 1;
+			s = ++ss;
+		} else {
+			return false;
+		}
+	}
+	while (*g == '*')
+		g++;
+	return !*g;
+}
+
+struct tp_dirent64 {
+	uint64_t ino;
+	int64_t off;
+	uint16_t reclen;
+	uint8_t type;
+	char name[];
+};
+
+long tracefs__glob(const char *sys, const char *glob,
+		   int (*cb)(void *ctx, const char *sys, const char *name), void *ctx)
+{
+	const char *dir = tracefs__dir();
+	char path[256];
+	uint64_t buf[512];
+	long fd, n, matches = 0;
+
+	if (!dir)
+		return -TP_ENOENT;
+	tp_snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	while ((n = sys_getdents64((int)fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			const struct tp_dirent64 *d = (const void *)((const char *)buf + off);
+
+			off += d->reclen;
+			if (d->name[0] == '.' || !tp_glob_match(glob, d->name))
+				continue;
+			/* "enable" and "filter" are files beside the event directories */
+			if (tracefs__event_id(sys, d->name) < 0)
+				continue;
+			matches++;
+			if (cb(ctx, sys, d->name) < 0) {
+				sys_close((int)fd);
+				return -TP_E2BIG;
+			}
+		}
+	}
+	sys_close((int)fd);
+	return n < 0 ? n : matches;
+}

@@ -1,0 +1,168 @@
+/* The tracing-data blob (perf's "\027\010Dtracing" version 0.6), in the recorder's byte order:
+ *   magic, "0.6", big_endian, sizeof(long), page size,
+ *   header_page, header_event, no ftrace formats, the format files of the events in use grouped
+ *   by system, no kallsyms (newer perf writes none), printk_formats, saved_cmdlines.
+ * tracefs files report size 0, so each is read until EOF straight into the blob. */
+#include "libc-shim/shim.h"
+#include "recorder/tracefs.h"
+#include "recorder/tracing-data.h"
+
+#define TD_RESERVE (32u << 20)
+
+static int put(struct tracing_data *td, const void *p, size_t n)
+{
+	if (n > td->cap - td->len)
+		return -TP_ENOSPC;
+	memcpy(td->buf + td->len, p, n);
+	td->len += n;
+	return 0;
+}
+
+static int put_u32(struct tracing_data *td, uint32_t v) { return put(td, &v, 4); }
+static int put_u64(struct tracing_data *td, uint64_t v) { return put(td, &v, 8); }
+
+/* append a file's bytes preceded by its size (u64 or u32); a missing file is size 0 */
+static int put_file(struct tracing_data *td, const char *rel, bool size64)
+{
+	char path[256];
+	size_t at = td->len, n = 0;
+	long fd, r;
+	int err;
+
+	tp_snprintf(path, sizeof(path), "%s/%s", tracefs__dir(), rel);
+	err = size64 ? put_u64(td, 0) : put_u32(td, 0);
+	if (err)
+		return err;
+	fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	while ((r = sys_read((int)fd, td->buf + td->len, td->cap - td->len)) > 0) {
+		td->len += (size_t)r;
+		n += (size_t)r;
+		if (td->len == td->cap) {
+			sys_close((int)fd);
+			return -TP_ENOSPC;
+		}
+	}
+	sys_close((int)fd);
+	if (r < 0 && r != -TP_EINTR)
+		return (int)r;
+	if (size64) {
+		uint64_t v = n;
+
+		memcpy(td->buf + at, &v, 8);
+	} else {
+		uint32_t v = (uint32_t)n;
+
+		memcpy(td->buf + at, &v, 4);
+	}
+	return 0;
+}
+
+static bool is_tp(const struct evsel *e)
+{
+	return e->attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+/* "sched:sched_switch" -> system length */
+static size_t sys_len(const char *name)
+{
+	const char *c = strchr(name, ':');
+
+	return c ? (size_t)(c - name) : 0;
+}
+
+static bool same_sys(const struct evsel *a, const struct evsel *b)
+{
+	size_t n = sys_len(a->name);
+
+	return n == sys_len(b->name) && !memcmp(a->name, b->name, n);
+}
+
+int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
+{
+	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	uint32_t nsys = 0, one = 1;
+	uint8_t info[2] = { *(const uint8_t *)&one ? 0 : 1, (uint8_t)sizeof(long) };
+	long addr;
+	int err = 0;
+
+	memset(td, 0, sizeof(*td));
+	for (unsigned i = 0; i < l->nr; i++)
+		if (is_tp(&l->ev[i]))
+			nsys++;
+	if (!nsys)
+		return 0;
+	if (!tracefs__dir())
+		return -TP_ENOENT;
+	addr = sys_mmap(NULL, TD_RESERVE, TP_PROT_READ | TP_PROT_WRITE,
+			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS | TP_MAP_NORESERVE, -1, 0);
+	if (addr < 0 && addr > -4096)
+		return (int)addr;
+	td->buf = (uint8_t *)addr;
+	td->cap = TD_RESERVE;
+
+	err = put(td, magic, sizeof(magic));
+	err = err ?: put(td, "0.6", 4);
+	err = err ?: put(td, info, 2);
+	err = err ?: put_u32(td, 4096);
+	err = err ?: put(td, "header_page", 12);
+	err = err ?: put_file(td, "events/header_page", true);
+	err = err ?: put(td, "header_event", 13);
+	err = err ?: put_file(td, "events/header_event", true);
+	err = err ?: put_u32(td, 0);   /* ftrace formats */
+
+	/* systems in first-use order, each with its events (a system used twice counts once) */
+	nsys = 0;
+	for (unsigned i = 0; i < l->nr; i++) {
+		bool seen = false;
+
+		if (!is_tp(&l->ev[i]))
+			continue;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = is_tp(&l->ev[j]) && same_sys(&l->ev[i], &l->ev[j]);
+		nsys += !seen;
+	}
+	err = err ?: put_u32(td, nsys);
+	for (unsigned i = 0; i < l->nr && !err; i++) {
+		const struct evsel *e = &l->ev[i];
+		size_t n = sys_len(e->name);
+		uint32_t nev = 0;
+		bool seen = false;
+
+		if (!is_tp(e))
+			continue;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = is_tp(&l->ev[j]) && same_sys(e, &l->ev[j]);
+		if (seen)
+			continue;
+		for (unsigned j = i; j < l->nr; j++)
+			nev += is_tp(&l->ev[j]) && same_sys(e, &l->ev[j]);
+		err = put(td, e->name, n);
+		err = err ?: put(td, "", 1);
+		err = err ?: put_u32(td, nev);
+		for (unsigned j = i; j < l->nr && !err; j++) {
+			char rel[160];
+			const struct evsel *f = &l->ev[j];
+
+			if (!is_tp(f) || !same_sys(e, f))
+				continue;
+			tp_snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)n, f->name,
+				    f->name + n + 1);
+			err = put_file(td, rel, true);
+		}
+	}
+	err = err ?: put_u32(td, 0);   /* kallsyms */
+	err = err ?: put_file(td, "printk_formats", false);
+	err = err ?: put_file(td, "saved_cmdlines", true);
+	if (err)
+		tracing_data__free(td);
+	return err;
+}
+
+void tracing_data__free(struct tracing_data *td)
+{
+	if (td->buf)
+		sys_munmap(td->buf, td->cap);
+	memset(td, 0, sizeof(*td));
+}

@@ -1,0 +1,122 @@
+/* While recording, know which DSOs got samples without a post-pass over the data (perf
+ * re-reads the whole file at the end; we do not). The command feeds every record it writes,
+ * synthesized or read from the rings, to track__record(); at the end track__for_each_hit_dso()
+ * lists the files whose build-ids belong in the BUILD_ID feature. It also follows a process
+ * tree through FORK records, for recording a command with system-wide per-CPU events.
+ *
+ * State, all from the caller's arena:
+ *   - per process (pid = tgid; threads share it): its executable mappings, sorted, from
+ *     MMAP/MMAP2 (data mappings, misc MMAP_DATA, are ignored: samples never point there);
+ *     copied to a child on FORK (pid != ppid); emptied on exec (COMM with COMM_EXEC, the
+ *     kernel then sends fresh MMAP2s); released on EXIT of the process (pid == tid).
+ *     An exited process is kept two more rounds (PERF_RECORD_FINISHED_ROUND records given to
+ *     track__record) because records from several CPUs' rings arrive out of order within a
+ *     round: a sample read after its process's EXIT still resolves.
+ *   - the kernel and modules: MMAP records with cpumode KERNEL ("[kernel.kallsyms]..." is
+ *     the kernel, anything else a module).
+ *   - DSOs: name plus the identity MMAP2 gives (maj/min/ino, or the build-id when misc has
+ *     MMAP_BUILD_ID); a file replaced under the same name is a new DSO.
+ *
+ * Bounds (struct track_limits, 0 = default) and what happens past them, never a crash:
+ *   max_procs (4096)  processes with state. When full, the oldest exited process is dropped,
+ *                     else the least recently used one outside the followed tree
+ *                     (stats.procs_evicted).
+ *   max_maps  (1024, at most 1024)  executable mappings per process; more are not tracked
+ *                     (stats.maps_dropped), their samples count as unresolved.
+ *   max_dsos  (2048)  distinct files. When full, a slot with no mapping and no hit is reused;
+ *                     if there is none the new file is not tracked (stats.dsos_dropped).
+ *   max_ids   (1024, at most 2048)  event ids given to track__add_id.
+ * Memory is then at most about max_procs * (48 B + a map array of 16 * 2^k B) + max_dsos *
+ * (64 B + name) + fixed tables; the arena's own limit caps it too (stats.nomem counts
+ * failures). Everything a process held goes back to the arena's free lists when it is
+ * released, so churn does not grow the footprint.
+ *
+ * Records are in the machine's byte order (they come from its own kernel). */
+#ifndef TINYPERF_RECORDER_TRACK_H
+#define TINYPERF_RECORDER_TRACK_H
+
+#include "libc-shim/types.h"
+#include "include/tinyperf/perf_event.h"
+#include "recorder/arena.h"
+
+struct track_limits {
+	uint32_t max_procs, max_maps, max_dsos, max_ids;
+};
+
+struct track_stats {
+	uint64_t samples;		/* SAMPLE records seen */
+	uint64_t unresolved;		/* sample and callchain addresses in no known mapping */
+	uint64_t bad;			/* records too short or malformed, samples of unknown ids */
+	uint64_t procs_evicted;
+	uint64_t maps_dropped;
+	uint64_t dsos_dropped;
+	uint64_t nomem;			/* arena limit reached */
+};
+
+enum track_kind { TRACK_USER, TRACK_KERNEL, TRACK_MODULE };
+
+struct track_proc;
+struct track_map;
+struct track_dso;
+struct track_id;
+
+struct track_list {
+	struct track_proc *head, *tail;
+};
+
+struct track {
+	struct arena *arena;
+	struct track_limits lim;
+	struct track_stats stats;	/* read it freely */
+	/* event ids -> sample_type */
+	struct track_id *ids;
+	uint32_t nr_ids, cap_ids, last_id;
+	uint64_t type;			/* the sample_type of all ids, unless mixed */
+	bool mixed;			/* several sample_types: find each by its IDENTIFIER */
+	bool mark_all;
+	/* processes */
+	struct track_proc **phash;
+	uint32_t phash_mask, nr_procs, round;
+	struct track_list lru;		/* live, least recently used first */
+	struct track_list zombies;	/* exited, oldest first */
+	struct track_proc *kernel;	/* kernel and module maps */
+	/* files */
+	struct track_dso *dsos;
+	uint32_t *dhash;		/* index + 1 of the first DSO per bucket */
+	uint32_t dhash_mask, nr_dsos;
+	/* last lookups */
+	struct track_proc *last_proc;
+	const struct track_map *last_user, *last_kernel;
+};
+
+/* lim may be NULL (defaults). Tables are allocated here: 0 or -TP_ENOMEM. */
+int track__init(struct track *t, struct arena *a, const struct track_limits *lim);
+
+/* Tell which sample_type the samples of event id carry. With a single sample_type (one
+ * attr, or several alike) samples need no IDENTIFIER: give any id, e.g. 0. With several,
+ * every one must have PERF_SAMPLE_IDENTIFIER. -TP_EINVAL for PERF_SAMPLE_READ (the callchain
+ * after it cannot be found without the read_format; tinyperf does not use it) or a mix
+ * without IDENTIFIER; -TP_ENOSPC past max_ids; -TP_ENOMEM. */
+int track__add_id(struct track *t, uint64_t id, uint64_t sample_type);
+
+/* One whole record (h->size bytes from h). 0, or -TP_EINVAL for a malformed record (also
+ * counted in stats.bad; the caller may go on). Limits reached are counted, not errors. */
+int track__record(struct track *t, const struct perf_event_header *h);
+
+/* Follow the process tree rooted at pid: it and every process forked from a member (FORK
+ * records) are members until they exit. 0 or -TP_ENOMEM. */
+int track__set_root(struct track *t, uint32_t pid);
+bool track__in_tree(struct track *t, uint32_t pid);
+
+/* --buildid-all: every DSO known now or later counts as hit */
+void track__mark_all(struct track *t);
+
+/* Calls cb for each hit DSO (any name the maps had: paths, "[vdso]", "//anon"... the caller
+ * picks what can have a build-id); the kernel is "[kernel.kallsyms]", modules keep the name
+ * of their MMAP ("[ext4]"). build_id is NULL unless an MMAP2 carried it. A non-zero return
+ * from cb stops the walk and is returned. */
+typedef int (*track_dso_cb)(void *ctx, const char *path, enum track_kind kind,
+			    const uint8_t *build_id, uint8_t build_id_size);
+int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx);
+
+#endif

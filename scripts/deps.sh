@@ -1,0 +1,39 @@
+#!/bin/sh
+# Install the Debian packages a build or the test suite needs, idempotently:
+# nothing is downloaded when everything is already there.
+#   deps.sh kconfig | build | all
+set -eu
+
+kconfig_pkgs="kconfig-frontends-nox"
+build_pkgs="make gcc libc6-dev file binutils gcc-i686-linux-gnu libc6-dev-i386-cross \
+gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu"
+host_pkgs="libdw-dev libelf-dev pkg-config"
+test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
+
+case "${1:-all}" in
+kconfig) want=$kconfig_pkgs ;;
+build) want="$kconfig_pkgs $build_pkgs" ;;
+host) want=$host_pkgs ;;
+all) want="$kconfig_pkgs $build_pkgs $host_pkgs $test_pkgs" ;;
+*) echo "tinyperf: usage: deps.sh kconfig|build|host|all" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tinyperf: missing Debian packages:$missing: run 'sudo apt-get install$missing' (or 'sudo make deps')" >&2
+	exit 1
+fi
+echo "  DEPS    apt-get install$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+if ! apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -q >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		{ echo "tinyperf: apt-get could not install$missing: check the network and /etc/apt/sources.list" >&2; exit 1; }
+fi

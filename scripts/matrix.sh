@@ -1,0 +1,61 @@
+#!/bin/sh
+# The build matrix: every board of boards/ (but host) x libc variant, each in out/<board>-<libc>.
+#   matrix.sh build            configure and build every cell
+#   matrix.sh sizes            build, then print the size table and check the budgets
+#   matrix.sh test-arch        build and run tests/arch in every cell (qemu-user when foreign)
+# MATRIX_BOARDS / MATRIX_LIBCS narrow it down.
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${MATRIX_OUT:-$src/out}
+boards=${MATRIX_BOARDS:-"qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-mips"}
+libcs=${MATRIX_LIBCS:-"musl freestanding"}
+export TP_DL_DIR="${TP_DL_DIR:-$out/dl}"
+MAKE=${MAKE:-make}
+
+# Budgets for the stripped recorder, in bytes (README: "Size budgets").
+budget() { case $1 in freestanding) echo 32768 ;; musl) echo 65536 ;; *) echo 0 ;; esac; }
+
+configure() { # board libc
+	d=$out/$1-$2
+	mkdir -p "$d"
+	if [ ! -f "$d/.config" ] || [ "$src/boards/$1_defconfig" -nt "$d/.config" ] ||
+	   [ "$src/tests/configs/$2.config" -nt "$d/.config" ]; then
+		$MAKE -C "$src" O="$d" "$1_defconfig" KCONFIG_FRAGMENTS="$src/tests/configs/$2.config" >/dev/null
+	fi
+}
+
+build() { # board libc
+	configure "$1" "$2"
+	$MAKE -C "$src" O="$out/$1-$2" tinyperf.stripped
+}
+
+cmd=${1:-build}
+failed=0
+case $cmd in
+build)
+	for b in $boards; do for l in $libcs; do build "$b" "$l" || failed=1; done; done ;;
+sizes)
+	for b in $boards; do for l in $libcs; do build "$b" "$l" >/dev/null || failed=1; done; done
+	printf '%-14s %-13s %9s %11s %8s  %-6s %s\n' target libc stripped unstripped budget verdict "file / build-id"
+	for b in $boards; do for l in $libcs; do
+		d=$out/$b-$l
+		s=$(stat -c %s "$d/tinyperf.stripped" 2>/dev/null || echo 0)
+		u=$(stat -c %s "$d/tinyperf" 2>/dev/null || echo 0)
+		bud=$(budget "$l")
+		f=$(file -b "$d/tinyperf.stripped" 2>/dev/null | cut -d, -f1-2)
+		bid=$(readelf -n "$d/tinyperf.stripped" 2>/dev/null | sed -n 's/.*Build ID: *//p' | cut -c1-12)
+		static=$(file -b "$d/tinyperf.stripped" | grep -o 'statically linked' || echo DYNAMIC)
+		v=ok
+		if [ "$s" -eq 0 ] || [ "$s" -gt "$bud" ] || [ -z "$bid" ] || [ "$static" = DYNAMIC ]; then v=OVER; failed=1; fi
+		[ "$s" -eq 0 ] && v=MISSING
+		printf '%-14s %-13s %9s %11s %8s  %-6s %s; %s; build-id %s\n' "$b" "$l" "$s" "$u" "$bud" "$v" "$f" "$static" "${bid:-NONE}"
+	done; done ;;
+test-arch)
+	for b in $boards; do for l in $libcs; do
+		configure "$b" "$l"
+		echo "== tests/arch on $b ($l)"
+		$MAKE -C "$src" O="$out/$b-$l" test-arch || failed=1
+	done; done ;;
+*) echo "tinyperf: usage: matrix.sh build|sizes|test-arch" >&2; exit 2 ;;
+esac
+exit $failed

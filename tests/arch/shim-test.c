@@ -1,0 +1,260 @@
+/* shim-test: libc-shim's own code in the running backend: string functions, the formatter,
+ * number parsing, buffered output, file and line reading, tp_strerror. Part of arch-test. */
+#include "tests/arch/harness.h"
+
+static const struct test_env *env;
+
+static void test_string(void)
+{
+	char a[32], b[32];
+	static const char s[] = "hello world";
+
+	memset(a, 'x', sizeof(a));
+	EQ("memset", a[0] == 'x' && a[31] == 'x', 1);
+	memcpy(b, "0123456789abcdefghijklmnopqrstu", 32);
+	memcpy(a + 1, b + 3, 20);
+	EQ("memcpy unaligned", memcmp(a + 1, "3456789abcdefghijklm", 20), 0);
+	memcpy(a, b, 32);
+	memmove(a + 2, a, 20);
+	EQ("memmove forward overlap", memcmp(a, "010123456789abcdefghij", 22), 0);
+	memcpy(a, b, 32);
+	memmove(a, a + 2, 20);
+	EQ("memmove backward overlap", memcmp(a, "23456789abcdefghijkl", 20), 0);
+	TRUE("memcmp is unsigned", memcmp("a\x80", "a\x01", 2) > 0, memcmp("a\x80", "a\x01", 2));
+	EQ("memcmp equal", memcmp("abc", "abc", 3), 0);
+	EQ("memchr", (const char *)memchr(s, 'w', sizeof(s)) - s, 6);
+	TRUE("memchr missing", memchr(s, 'z', sizeof(s)) == NULL, 0);
+	EQ("strlen", strlen(s), 11);
+	EQ("strlen empty", strlen(""), 0);
+	EQ("strnlen", strnlen(s, 5), 5);
+	EQ("strnlen short", strnlen("ab", 5), 2);
+	TRUE("strcmp less", strcmp("abc", "abd") < 0, strcmp("abc", "abd"));
+	TRUE("strcmp prefix", strcmp("ab", "abc") < 0, strcmp("ab", "abc"));
+	TRUE("strcmp unsigned", strcmp("\xff", "a") > 0, strcmp("\xff", "a"));
+	EQ("strcmp equal", strcmp(s, "hello world"), 0);
+	EQ("strncmp", strncmp("abcX", "abcY", 3), 0);
+	TRUE("strncmp differs", strncmp("abcX", "abcY", 4) < 0, strncmp("abcX", "abcY", 4));
+	EQ("strchr", strchr(s, 'o') - s, 4);
+	EQ("strchr NUL", strchr(s, '\0') - s, 11);
+	TRUE("strchr missing", strchr(s, 'z') == NULL, 0);
+	EQ("strrchr", strrchr(s, 'o') - s, 7);
+	TRUE("strrchr missing", strrchr(s, 'z') == NULL, 0);
+	EQ("strstr", strstr(s, "o w") - s, 4);
+	EQ("strstr empty needle", strstr(s, "") - s, 0);
+	TRUE("strstr missing", strstr(s, "worlds") == NULL, 0);
+	EQ("tp_strlcpy returns strlen(src)", tp_strlcpy(a, s, 6), 11);
+	check_str("tp_strlcpy truncates", a, "hello");
+	EQ("tp_strlcpy size 0", tp_strlcpy(NULL, "ab", 0), 2);
+	TRUE("tp_startswith", tp_startswith(s, "hello") && tp_startswith(s, "") &&
+	     !tp_startswith("he", "hello"), 0);
+}
+
+static TP_PRINTF(2, 3) void fmt_case(const char *exp, const char *fmt, ...)
+{
+	char buf[64], name[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = tp_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tp_snprintf(name, sizeof(name), "snprintf \"%s\"", fmt);
+	if (check_str(name, buf, exp) && n != (int)strlen(exp))
+		check_fail(name, "expected length %d, got %d", (int)strlen(exp), n);
+}
+
+static void test_fmt(void)
+{
+	char buf[8];
+	const char *volatile null = NULL;	/* hidden from -Wformat-overflow */
+
+	fmt_case("42", "%d", 42);
+	fmt_case("-2147483648", "%d", -2147483647 - 1);
+	fmt_case("4294967295", "%u", 4294967295u);
+	fmt_case("ff FF 17", "%x %X %o", 255, 255, 15);
+	fmt_case("x|hi|hel", "%c|%s|%.3s", 'x', "hi", "hello");
+	fmt_case("(null)", "%s", null);
+	fmt_case("42   |00042|-0042", "%-5d|%05d|%05d", 42, 42, -42);
+	fmt_case("+42| 42|   42|42   |", "%+d|% d|%*d|%*d|", 42, 42, 5, 42, -5, 42);
+	fmt_case("he", "%.*s", 2, "hello");
+	fmt_case("-9223372036854775808", "%lld", (long long)(-9223372036854775807LL - 1));
+	fmt_case("18446744073709551615", "%llu", 18446744073709551615ULL);
+	fmt_case("100000000", "%llx", 1ULL << 32);
+	fmt_case("123 -5 -7 -1", "%zu %td %jd %ld", (size_t)123, (ptrdiff_t)-5, (intmax_t)-7, -1L);
+	fmt_case("44 -1 65535 200", "%hhd %hd %hu %hhu", 300, 65535, 65535, 200);
+	fmt_case("0x1f", "%p", (void *)0x1f);
+	fmt_case("100%", "%d%%", 100);
+	fmt_case("||0|000", "|%.0d|%x|%.3d", 0, 0, 0);
+	fmt_case("0x1f 0X1F 017 0", "%#x %#X %#o %#x", 31, 31, 15, 0);
+	fmt_case("   042|ab   |  ab", "%6.3d|%-5s|%4s", 42, "ab", "ab");
+	fmt_case("      -1|0x1", "%8d|%#x", -1, 1);
+	EQ("snprintf truncates, returns full length", tp_snprintf(buf, 4, "%d", 123456), 6);
+	check_str("snprintf truncated text", buf, "123");
+	EQ("snprintf size 0", tp_snprintf(NULL, 0, "%s", "abc"), 3);
+	EQ("snprintf size 1", tp_snprintf(buf, 1, "abc"), 3);
+	EQ("snprintf size 1 text", buf[0], 0);
+}
+
+static void test_parse(void)
+{
+	const char *s = "123abc";
+	uint64_t u = 0;
+	int64_t i = 0;
+	unsigned v = 0;
+
+	EQ("parse_u64 decimal", tp_parse_u64("12345", 10, &u) ? -1 : (long long)u, 12345);
+	EQ("parse_u64 base 0 hex", tp_parse_u64("0x1F", 0, &u) ? -1 : (long long)u, 31);
+	EQ("parse_u64 base 0 octal", tp_parse_u64("017", 0, &u) ? -1 : (long long)u, 15);
+	EQ("parse_u64 base 0 zero", tp_parse_u64("0", 0, &u) ? -1 : (long long)u, 0);
+	TRUE("parse_u64 max", !tp_parse_u64("18446744073709551615", 10, &u) && u == ~0ULL, u);
+	EQ("parse_u64 overflow", tp_parse_u64("18446744073709551616", 10, &u), -TP_ERANGE);
+	EQ("parse_u64 empty", tp_parse_u64("", 10, &u), -TP_EINVAL);
+	EQ("parse_u64 trailing junk", tp_parse_u64("12a", 10, &u), -TP_EINVAL);
+	EQ("parse_u64 sign", tp_parse_u64("-1", 10, &u), -TP_EINVAL);
+	TRUE("parse_s64 min", !tp_parse_s64("-9223372036854775808", 10, &i) &&
+	     i == -9223372036854775807LL - 1, i);
+	EQ("parse_s64 below min", tp_parse_s64("-9223372036854775809", 10, &i), -TP_ERANGE);
+	EQ("parse_s64 above max", tp_parse_s64("9223372036854775808", 10, &i), -TP_ERANGE);
+	EQ("parse_s64 -0x10", tp_parse_s64("-0x10", 0, &i) ? 0 : i, -16);
+	EQ("parse_uint", tp_parse_uint("4294967295", &v) ? -1 : (long long)v, 4294967295LL);
+	EQ("parse_uint overflow", tp_parse_uint("4294967296", &v), -TP_ERANGE);
+	EQ("parse_u64_prefix", tp_parse_u64_prefix(&s, 10, &u) ? -1 : (long long)u, 123);
+	check_str("parse_u64_prefix rest", s, "abc");
+	EQ("parse_u64_prefix no digits", tp_parse_u64_prefix(&s, 10, &u), -TP_EINVAL);
+	EQ("parse_size 512", tp_parse_size("512", &u) ? -1 : (long long)u, 512);
+	EQ("parse_size 64K", tp_parse_size("64K", &u) ? -1 : (long long)u, 65536);
+	EQ("parse_size 16m", tp_parse_size("16m", &u) ? -1 : (long long)u, 16 << 20);
+	EQ("parse_size 2G", tp_parse_size("2G", &u) ? -1 : (long long)u, 2LL << 30);
+	EQ("parse_size bad suffix", tp_parse_size("1X", &u), -TP_EINVAL);
+	EQ("parse_size overflow", tp_parse_size("17179869184G", &u), -TP_ERANGE);
+	EQ("parse_seconds_ms 1.5", tp_parse_seconds_ms("1.5", &u) ? -1 : (long long)u, 1500);
+	EQ("parse_seconds_ms 0.25", tp_parse_seconds_ms("0.25", &u) ? -1 : (long long)u, 250);
+	EQ("parse_seconds_ms 2", tp_parse_seconds_ms("2", &u) ? -1 : (long long)u, 2000);
+	EQ("parse_seconds_ms .0019", tp_parse_seconds_ms(".0019", &u) ? -1 : (long long)u, 1);
+	EQ("parse_seconds_ms abc", tp_parse_seconds_ms("abc", &u), -TP_EINVAL);
+	EQ("parse_seconds_ms .", tp_parse_seconds_ms(".", &u), -TP_EINVAL);
+}
+
+static void test_out(void)
+{
+	char buf[16], back[512], expect[512];
+	struct tp_out o;
+	int p[2];
+	long n;
+	size_t len;
+
+	if (!EQ("out: pipe2", sys_pipe2(p, TP_O_CLOEXEC | TP_O_NONBLOCK), 0))
+		return;
+	tp_out__init(&o, p[1], buf, sizeof(buf));
+	tp_out__write(&o, "0123456789", 10);
+	tp_out__puts(&o, "abcdefghij");
+	tp_out__printf(&o, "[%s|%05d]", "longer than the sixteen byte buffer", 42);
+	tp_out__write(&o, "0123456789012345678901234567890123456789", 40);
+	EQ("tp_out__flush", tp_out__flush(&o), 0);
+	len = (size_t)tp_snprintf(expect, sizeof(expect), "%s%s[%s|%05d]%s", "0123456789",
+				  "abcdefghij", "longer than the sixteen byte buffer", 42,
+				  "0123456789012345678901234567890123456789");
+	EQ("tp_out written", o.written, len);
+	n = sys_read(p[0], back, sizeof(back) - 1);
+	back[n > 0 ? n : 0] = '\0';
+	check_str("tp_out data", back, expect);
+	EQ("tp_write_all", tp_write_all(p[1], "xyz", 3), 0);
+	EQ("tp_dprintf longer than its buffer", tp_dprintf(p[1], "%300s|", "r"), 0);
+	EQ("tp_write_all and tp_dprintf data", sys_read(p[0], back, sizeof(back)), 3 + 301);
+	TRUE("tp_dprintf data", !memcmp(back, "xyz ", 4) && back[302] == 'r' && back[303] == '|',
+	     back[302]);
+	sys_close(p[0]);
+	sys_close(p[1]);
+
+	tp_out__init(&o, p[1], buf, sizeof(buf));	/* closed now */
+	tp_out__write(&o, "0123456789abcdefXYZ", 19);
+	EQ("tp_out error is sticky", o.err, -TP_EBADF);
+	tp_out__puts(&o, "more");
+	EQ("tp_out__flush returns the first error", tp_out__flush(&o), -TP_EBADF);
+	EQ("tp_out nothing written after an error", o.written, 0);
+}
+
+static void test_file(void)
+{
+	static const char text[] = "line1\nline2\n0123456789012345678901234567890123456789\nlast";
+	char name[128], buf[32];
+	struct tp_lines l;
+	const char *want[] = { "line1", "line2", "0123456789012345678901234567890", "last" };
+	long fd;
+	int p[2];
+	size_t i;
+	char *line;
+	bool good = true;
+
+	tp_snprintf(name, sizeof(name), "%s/lines", env->tmpdir);
+	fd = sys_open(name, TP_O_CREAT | TP_O_WRONLY | TP_O_TRUNC, 0600);
+	EQ("file: write", sys_write((int)fd, text, sizeof(text) - 1), (long long)sizeof(text) - 1);
+	sys_close((int)fd);
+	EQ("tp_read_file", tp_read_file(name, buf, 6), 5);
+	check_str("tp_read_file cut to size - 1", buf, "line1");
+	EQ("tp_read_file missing", tp_read_file("/nonexistent/tp", buf, sizeof(buf)), -TP_ENOENT);
+	EQ("tp_read_file /proc/self/stat", tp_read_file("/proc/self/stat", buf, sizeof(buf)), 31);
+
+	if (EQ("tp_lines__open", tp_lines__open(&l, name, buf, sizeof(buf)), 0)) {
+		for (i = 0; i < TP_ARRAY_SIZE(want); i++) {
+			line = tp_lines__next(&l);
+			if (!line || strcmp(line, want[i])) {
+				check_fail("tp_lines__next", "expected \"%s\", got \"%s\"", want[i],
+					   line ? line : "(null)");
+				good = false;
+			}
+		}
+		TRUE("tp_lines__next: lines, a cut long line, a last line without newline",
+		     good && tp_lines__next(&l) == NULL && !l.err, l.err);
+		tp_lines__close(&l);
+	}
+	EQ("tp_lines__open missing", tp_lines__open(&l, "/nonexistent/tp", buf, sizeof(buf)),
+	   -TP_ENOENT);
+	sys_pipe2(p, 0);
+	sys_write(p[1], "a\n\nb", 4);
+	sys_close(p[1]);
+	tp_lines__init_fd(&l, p[0], buf, sizeof(buf));
+	line = tp_lines__next(&l);
+	good = line && !strcmp(line, "a");
+	line = tp_lines__next(&l);
+	good &= line && !strcmp(line, "");
+	line = tp_lines__next(&l);
+	good &= line && !strcmp(line, "b");
+	TRUE("tp_lines__init_fd on a pipe", good && !tp_lines__next(&l), 0);
+	tp_lines__close(&l);
+	sys_unlinkat(TP_AT_FDCWD, name, 0);
+}
+
+static void test_strerror(void)
+{
+#define CODE(name, msg) TP_##name,
+#define MSG(name, msg) msg,
+	static const long codes[] = { TP_ERRNO_LIST(CODE) };
+	static const char *const msgs[] = { TP_ERRNO_LIST(MSG) };
+	size_t i, j, bad = 0;
+
+	for (i = 0; i < TP_ARRAY_SIZE(codes); i++) {
+		if (strcmp(tp_strerror(-codes[i]), msgs[i]) || strcmp(tp_strerror(codes[i]), msgs[i]))
+			bad++, check_fail("tp_strerror", "expected \"%s\" for %ld, got \"%s\"",
+					  msgs[i], codes[i], tp_strerror(-codes[i]));
+		for (j = 0; j < i; j++)
+			if (codes[i] == codes[j])
+				bad++, check_fail("errno values distinct", "expected %s != %s, both %ld",
+						  msgs[i], msgs[j], codes[i]);
+	}
+	TRUE("tp_strerror for every TP_E*, all values distinct", bad == 0, bad);
+	check_str("tp_strerror(0)", tp_strerror(0), "Success");
+	check_str("tp_strerror unknown", tp_strerror(-4000), "Unknown error");
+}
+
+void test_shim(const struct test_env *e)
+{
+	env = e;
+	test_string();
+	test_fmt();
+	test_parse();
+	test_out();
+	if (env->tmpdir[0])
+		test_file();
+	test_strerror();
+}

@@ -1,0 +1,137 @@
+#!/bin/sh
+# tinyperf record on this machine's real kernel, checked by the peer: Linux perf must read
+# every file as its own (report without warnings, the same sample total, the hot functions on
+# top, tracepoint fields decoded, the build-ids listed).
+#   run.sh TINYPERF [WORKDIR]
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+T_NAME=${T_NAME:-record}
+. "$src/tests/lib.sh"
+tp=$1
+work=${2:-$(mktemp -d)}
+mkdir -p "$work"
+wl=$work/wl
+"$src/tests/workloads/build.sh" "$wl" >/dev/null || { fail "build workloads"; done_tests; exit 1; }
+
+# record NAME ARGS...: run tinyperf record -o $work/NAME.data ARGS; sets $samples, $rc
+record() {
+	n=$1; shift
+	f=$work/$n.data
+	"$tp" record -o "$f" "$@" >"$work/$n.out" 2>"$work/$n.err"
+	rc=$?
+	samples=$(sed -n 's/^\[ tinyperf record: \([0-9]*\) samples.*/\1/p' "$work/$n.err")
+}
+
+# peer_check NAME HOTSYM: perf reads $work/NAME.data cleanly with the same sample count and
+# HOTSYM among the top 3 symbols
+peer_check() {
+	n=$1 hot=$2 f=$work/$1.data
+	if [ "$rc" -ne 0 ] || [ -z "$samples" ]; then
+		fail "$n: record exited $rc: $(tr '\n' ' ' <"$work/$n.err")"
+		return
+	fi
+	perf report --stdio --no-children -i "$f" --sort sym >"$work/$n.report" 2>"$work/$n.report.err"
+	prc=$?
+	warn=$(cat "$work/$n.report.err" | head -n1)
+	psamples=$(perf script -i "$f" -F tid 2>/dev/null | grep -c .)
+	top=$(grep -E '^ +[0-9.]+%' "$work/$n.report" | head -n3 | tr -s ' ' | tr '\n' '|')
+	if [ $prc -ne 0 ] || [ -n "$warn" ]; then
+		fail "$n: perf report exited $prc: ${warn:-no output}"
+	elif [ "$psamples" != "$samples" ]; then
+		fail "$n: tinyperf printed $samples samples, perf script counts $psamples"
+	elif [ -n "$hot" ] && ! echo "$top" | grep -q -E "$hot"; then
+		fail "$n: expected $hot in the top 3, got: $top"
+	else
+		ok "$n: $samples samples, perf agrees; top: $(echo "$top" | cut -d'|' -f1)"
+	fi
+}
+
+buildid_check() { # NAME BINARY
+	want=$(readelf -n "$2" | sed -n 's/.*Build ID: *//p')
+	if perf buildid-list -i "$work/$1.data" 2>/dev/null | grep -q "^$want $(readlink -f "$2")\$"; then
+		ok "$1: perf buildid-list lists $(basename "$2") ($want)"
+	else
+		fail "$1: perf buildid-list lacks $want $2: $(perf buildid-list -i "$work/$1.data" 2>&1 | tr '\n' '|')"
+	fi
+}
+
+ev="-e cpu-clock -F 999"
+for g in "" "-g"; do
+	gn=${g:+-g}
+	record "spin-cmd$gn" $ev $g -- "$wl/spin" 1
+	peer_check "spin-cmd$gn" "leaf|mid"
+	buildid_check "spin-cmd$gn" "$wl/spin"
+	record "sysc-cmd$gn" $ev $g -- "$wl/sysc" 1
+	peer_check "sysc-cmd$gn" ""
+	record "fork-cmd$gn" $ev $g -- "$wl/forkexec" 300
+	peer_check "fork-cmd$gn" "child_work"
+
+	"$wl/spin" 3 & pid=$!
+	sleep 0.3
+	record "spin-p$gn" $ev $g -p $pid --duration 1
+	peer_check "spin-p$gn" "leaf|mid"
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null
+
+	record "spin-a$gn" $ev $g -a -- "$wl/spin" 1
+	peer_check "spin-a$gn" "leaf|mid"
+	buildid_check "spin-a$gn" "$wl/spin"
+done
+
+# tracepoints: fields decoded by perf from our TRACING_DATA
+record sched $ev -e sched:sched_switch -- "$wl/spin" 0.5
+peer_check sched "leaf|mid"
+if perf script -i "$work/sched.data" 2>/dev/null | grep -q 'sched:sched_switch: prev_comm=.* prev_pid=[0-9]* .*==> next_comm='; then
+	ok "sched: perf script decodes sched_switch fields"
+else
+	fail "sched: perf script does not decode sched_switch: $(perf script -i "$work/sched.data" 2>&1 | grep sched_switch | head -n1)"
+fi
+record syscalls -e 'raw_syscalls:*/call-graph=no/' -g -- "$wl/sysc" 0.3
+if [ $rc -eq 0 ] && perf script -i "$work/syscalls.data" 2>/dev/null | grep -q 'raw_syscalls:sys_enter: NR 110'; then
+	ok "raw_syscalls:* glob with /call-graph=no/: getppid (NR 110) entries decoded"
+else
+	fail "raw_syscalls:*: rc $rc, $(perf script -i "$work/syscalls.data" 2>&1 | head -n2 | tr '\n' '|')"
+fi
+
+# a stripped binary recorded, reported against the unstripped copy with --symfs
+mkdir -p "$work/dev$wl" "$work/symfs$wl"
+cp "$wl/spin" "$work/symfs$wl/spin"
+strip -o "$work/dev$wl/spin" "$wl/spin"
+cp "$work/dev$wl/spin" "$wl/spin.stripped"
+record stripped $ev -- "$wl/spin.stripped" 0.5
+mkdir -p "$work/symfs$(dirname "$wl/spin.stripped")"
+cp "$wl/spin" "$work/symfs$wl/spin.stripped"
+if perf report --stdio -i "$work/stripped.data" --symfs "$work/symfs" --sort sym 2>/dev/null | grep -q '\[\.\] leaf'; then
+	ok "stripped recording + perf report --symfs names leaf"
+else
+	fail "stripped recording + --symfs: leaf not named"
+fi
+
+# exit status of the command is tinyperf's; a command that cannot run is 127 with one line
+"$tp" record -q -o "$work/exit.data" -- sh -c 'exit 3'
+expect_eq "exit status of the command" 3 $?
+"$tp" record -o "$work/nocmd.data" -- /no/such/program 2>"$work/nocmd.err"
+rc=$?
+if [ $rc -eq 127 ] && grep -q "cannot run '/no/such/program'" "$work/nocmd.err"; then ok "missing command: 127 and a clear line"
+else fail "missing command: rc $rc: $(cat "$work/nocmd.err")"; fi
+
+# pipe mode to perf
+if "$tp" record -q -o - $ev -- "$wl/spin" 0.3 2>/dev/null | perf report -i - --stdio --sort sym 2>/dev/null | grep -q '\[\.\] leaf'; then
+	ok "record -o - | perf report -i -"
+else
+	fail "record -o - | perf report -i -: no leaf"
+fi
+
+# SIGKILL in mid-recording: the last checkpoint is readable
+"$tp" record -o "$work/killed.data" $ev -a -- sleep 10 2>/dev/null &
+kp=$!
+sleep 2.6
+kill -9 $kp; wait $kp 2>/dev/null
+pkill -f "sleep 10" 2>/dev/null
+ks=$(perf script -i "$work/killed.data" -F tid 2>/dev/null | grep -c .)
+if [ "$ks" -gt 0 ] && perf report --stdio -i "$work/killed.data" >/dev/null 2>&1; then
+	ok "SIGKILLed recording: perf report reads $ks samples"
+else
+	fail "SIGKILLed recording unreadable ($ks samples)"
+fi
+
+done_tests

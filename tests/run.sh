@@ -1,0 +1,64 @@
+#!/bin/sh
+# make check: install what is missing, build every target, run every test layer.
+# Each part's output goes to the terminal and to out/check/<part>.log; the parts' own
+# "NAME: N passed, N failed" lines are added up, a part that fails without such a line
+# counts as one failure. Ends with the time each part took and "check: N passed, N failed".
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${CHECK_OUT:-$src/out}
+logs=$out/check
+mkdir -p "$logs"
+export TP_DL_DIR="${TP_DL_DIR:-$out/dl}"
+export MATRIX_OUT="$out"
+MAKE=${MAKE:-make}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+total_pass=0
+total_fail=0
+times=""
+
+part() { # NAME COMMAND...
+	name=$1; shift
+	echo
+	echo "==== $name"
+	start=$(date +%s)
+	log=$logs/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '-').log
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	p=0 f=0
+	for n in $(sed -n 's/^[A-Za-z0-9_.-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1:\2/p' "$log"); do
+		p=$((p + ${n%%:*})); f=$((f + ${n##*:}))
+	done
+	if [ $((p + f)) -eq 0 ]; then
+		if [ $rc -eq 0 ]; then p=1; else f=1; fi
+	elif [ $rc -ne 0 ] && [ $f -eq 0 ]; then
+		f=1
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	secs=$(($(date +%s) - start))
+	verdict=ok; [ $f -ne 0 ] && verdict=FAILED
+	times="$times$(printf '%-44s %5ss  %4s passed %3s failed  %s' "$name" "$secs" "$p" "$f" "$verdict")
+"
+	echo "---- $name: $verdict ($p passed, $f failed, ${secs}s)"
+}
+
+check_start=$(date +%s)
+part "dependencies (Debian packages)" "$src/scripts/deps.sh" all
+part "build: 6 targets x {musl, freestanding}, sizes" "$src/scripts/matrix.sh" sizes
+part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
+	MATRIX_BOARDS="qemu-x86_64 qemu-armv7 qemu-mips" "$src/scripts/matrix.sh" build
+part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch
+part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
+part "bad build invocations" "$src/tests/build/bad-invocations.sh"
+part "host tools + unit tests, built with ASan/UBSan" \
+	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
+part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
+
+echo
+echo "==== time per part"
+printf '%s' "$times"
+echo "total: $(($(date +%s) - check_start))s"
+echo "check: $total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
