@@ -42,7 +42,7 @@ KCONFIG_CONF ?= kconfig-conf
 KCONFIG_MCONF ?= kconfig-mconf
 KCONFIG_NCONF ?= kconfig-nconf
 
-qstrip = $(strip $(patsubst "%",%,$(1)))
+qstrip = $(strip $(subst ",,$(1)))
 dot-config := $(objtree)/.config
 autoconf := $(objtree)/include/config/auto.conf
 autoheader := $(objtree)/include/generated/autoconf.h
@@ -64,7 +64,10 @@ ifneq ($(filter host host-install host-tests,$(MAKECMDGOALS)),)
 endif
 
 all: $(objtree)/tinyperf
-.PHONY: all
+# the outputs by their short names, wherever O= puts them
+tinyperf tinyperf.stripped: %: $(objtree)/%
+	@:
+.PHONY: all tinyperf tinyperf.stripped
 
 # ---------------------------------------------------------------------------------------
 # Kconfig (kconfig-frontends 4.11: --silentoldconfig writes auto.conf and autoconf.h)
@@ -99,8 +102,11 @@ menuconfig: $(kconfig-deps) FORCE
 nconfig: $(kconfig-deps) FORCE
 	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_NCONF) $(srctree)/Kconfig
 
+# New options in Kconfig take their defaults without asking (builds run unattended under
+# Buildroot, Yocto and CI); 'make oldconfig' asks, 'make menuconfig' shows them.
 $(autoconf): $(dot-config) $(kconfig-files) $(kconfig-deps)
 	$(Q)mkdir -p $(objtree)/include/config $(objtree)/include/generated
+	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) -s --olddefconfig $(srctree)/Kconfig
 	$(Q)cd $(objtree) && $(kconfig-env) KCONFIG_AUTOCONFIG=include/config/auto.conf \
 		KCONFIG_AUTOHEADER=include/generated/autoconf.h \
 		KCONFIG_TRISTATE=include/config/tristate.conf \
@@ -134,7 +140,10 @@ endif
 toolchain-mk := $(objtree)/include/config/toolchain.mk
 ifneq ($(build-goals),)
 ifneq ($(wildcard $(autoconf)),)
-  -include $(toolchain-mk)
+  # read with $(file) rather than include: make must not try to remake it
+  ifneq ($(wildcard $(toolchain-mk)),)
+    $(eval $(file < $(toolchain-mk)))
+  endif
   ifneq ($(TOOLCHAIN_ID),$(CC)|$(CONFIG_SHIM_MUSL)$(CONFIG_SHIM_MUSL_FROM_SOURCE)|$(CONFIG_ARCH_NAME))
     tc-ok := $(shell mkdir -p $(dir $(toolchain-mk)) && TP_ERR_FILE=$(toolchain-mk).err \
 	$(srctree)/scripts/toolchain.sh cc "$(CC)" "$(call qstrip,$(CONFIG_ARCH_CC_MACRO))" \
@@ -146,7 +155,7 @@ ifneq ($(wildcard $(autoconf)),)
     ifneq ($(tc-ok),ok)
       $(error $(shell cat $(toolchain-mk).err 2>/dev/null || echo "tinyperf: toolchain setup failed"))
     endif
-    include $(toolchain-mk)
+    $(eval $(file < $(toolchain-mk)))
   endif
 endif
 endif
@@ -158,7 +167,9 @@ TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) 
 	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-fno-pie -fno-ident -DTP_VERSION='"$(VERSION)"' $(call qstrip,$(CONFIG_ARCH_CFLAGS)) \
 	$(if $(CONFIG_ARCH_ARMV7),$(if $(CONFIG_ARCH_ARM_THUMB),-mthumb,-marm))
-TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 \
+TP_CFLAGS += $(if $(CONFIG_REC_LTO),-flto)
+TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-code \
+	$(if $(CONFIG_REC_LTO),-flto) \
 	$(if $(CONFIG_ARCH_AARCH64),$(if $(CONFIG_ARCH_AARCH64_64K_PAGES),,-Wl,-z,max-page-size=4096))
 
 ifeq ($(CONFIG_SHIM_FREESTANDING),y)
@@ -183,8 +194,9 @@ endif
 
 shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 	$(wildcard $(srctree)/libc-shim/$(if $(CONFIG_SHIM_FREESTANDING),freestanding,hosted)/*.c)
-perfdata-src := $(wildcard $(srctree)/perfdata/*.c)
-recorder-src := $(wildcard $(srctree)/recorder/*.c)
+perfdata-src := $(if $(CONFIG_REC_RECORD),$(wildcard $(srctree)/perfdata/*.c))
+recorder-src := $(if $(CONFIG_REC_RECORD),$(wildcard $(srctree)/recorder/*.c),\
+	$(srctree)/recorder/main.c $(srctree)/recorder/build-info.c)
 
 obj := $(objtree)/obj
 src2obj = $(patsubst $(srctree)/%.c,$(obj)/%.o,$(1))
@@ -192,32 +204,59 @@ shim-obj := $(call src2obj,$(shim-src))
 perfdata-obj := $(call src2obj,$(perfdata-src))
 recorder-obj := $(call src2obj,$(recorder-src))
 
-$(obj)/%.o: $(srctree)/%.c $(autoheader)
+# Objects are rebuilt when the flags change (menuconfig, CFLAGS=, another CC): the flags of
+# the last build are kept in a stamp file that is rewritten only when they differ.
+flags-stamp := $(objtree)/include/config/flags
+flags-now := $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) $(link-pre) $(link-post)
+ifneq ($(build-goals),)
+ifneq ($(wildcard $(autoconf)),)
+  ifneq ($(flags-now),$(file < $(flags-stamp)))
+    $(file > $(flags-stamp),$(flags-now))
+  endif
+endif
+endif
+
+$(obj)/%.o: $(srctree)/%.c $(autoheader) $(flags-stamp)
 	$(quiet) CC $(patsubst $(srctree)/%,%,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The compiler itself emits calls to memcpy/memset and libgcc calls raise(): those must stay
+# real global symbols, so their files are kept out of LTO.
+$(obj)/libc-shim/freestanding/string.o $(obj)/libc-shim/freestanding/libgcc.o: TP_CFLAGS += -fno-lto
+
 link = $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) -o $@ $(link-pre) $(1) $(link-post)
 
-$(objtree)/tinyperf: $(recorder-obj) $(perfdata-obj) $(shim-obj)
+$(objtree)/tinyperf: $(recorder-obj) $(perfdata-obj) $(shim-obj) $(flags-stamp)
 	$(quiet) LD $(patsubst $(srctree)/%,%,$@)
-	$(Q)$(call link,$^)
+	$(Q)$(call link,$(filter %.o,$^))
 
 $(objtree)/tinyperf.stripped: $(objtree)/tinyperf
 	$(quiet) STRIP $(notdir $@)
 	$(Q)$(STRIP) -o $@ $<
 
-# tests/arch: one program exercising every syscall wrapper and barrier
-arch-test-src := $(srctree)/tests/arch/arch-test.c \
+# tests/arch: one program exercising every syscall wrapper and barrier; tests/dev: the ring
+# reader and the writer. Both built per target and run natively and under qemu-user.
+arch-test-src := $(filter-out $(srctree)/tests/arch/abi-check.c,$(wildcard $(srctree)/tests/arch/*.c)) \
 	$(if $(CONFIG_SHIM_HOSTED),$(srctree)/tests/arch/abi-check.c)
 $(objtree)/test-bin/arch-test: $(call src2obj,$(arch-test-src)) $(shim-obj)
-	$(quiet) LD $(patsubst $(srctree)/%,%,$@)
+	$(quiet) LD $(patsubst $(objtree)/%,%,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(call link,$^)
+	$(Q)$(call link,$(filter %.o,$^))
 
+$(objtree)/test-bin/test-dev: $(call src2obj,$(wildcard $(srctree)/tests/dev/*.c)) \
+		$(obj)/recorder/ring.o $(perfdata-obj) $(shim-obj)
+	$(quiet) LD $(patsubst $(objtree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(call link,$(filter %.o,$^))
+
+# Native where this machine can run the target (x86 here), and always under qemu-user.
 QEMU_USER := $(call qstrip,$(CONFIG_ARCH_QEMU_USER))
-test-arch: $(objtree)/test-bin/arch-test
-	$(Q)$(if $(filter x86_64 i386,$(ARCH_NAME)),,$(QEMU_USER)) $< $(if $(filter x86_64 i386,$(ARCH_NAME)),,--emulated)
+native-arch := $(shell uname -m | sed 's/i.86/i386/')
+can-run-native := $(filter $(ARCH_NAME),$(native-arch) $(if $(filter x86_64,$(native-arch)),i386))
+test-arch: $(objtree)/test-bin/arch-test $(objtree)/test-bin/test-dev
+	$(if $(can-run-native),$(Q)echo "-- native"; $< && $(objtree)/test-bin/test-dev)
+	$(Q)echo "-- $(QEMU_USER)"; $(QEMU_USER) $< && $(QEMU_USER) $(objtree)/test-bin/test-dev
 .PHONY: test-arch
 
 install: $(objtree)/tinyperf

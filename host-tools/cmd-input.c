@@ -1,4 +1,6 @@
 /* Opening perf.data inputs for the commands, and the shape of their error lines. */
+#define _GNU_SOURCE
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,4 +90,17 @@ int cmd_input__finish(struct cmd_input *ci)
 	fprintf(stderr, "tinyperf: %s: %s: %s: printed what could be read\n", ci->cmd, ci->name,
 		what);
 	return 1;
+}
+
+int cmd_usage_error(const char *cmd, int c, char **argv, void (*usage)(FILE *f))
+{
+	if (c == ':')
+		fprintf(stderr, "tinyperf: %s: option '%s' needs an argument\n", cmd,
+			argv[optind - 1]);
+	else if (optopt)
+		fprintf(stderr, "tinyperf: %s: unknown option '-%c'\n", cmd, optopt);
+	else
+		fprintf(stderr, "tinyperf: %s: unknown option '%s'\n", cmd, argv[optind - 1]);
+	usage(stderr);
+	return 2;
 }

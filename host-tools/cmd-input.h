@@ -5,6 +5,7 @@
 #define TINYPERF_HOST_TOOLS_CMD_INPUT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "host-tools/lib/input.h"
 #include "host-tools/lib/log.h"
@@ -29,5 +30,9 @@ int cmd_input__fail(struct cmd_input *ci, int err);
 /* after the walk: a summary line on stderr if records were skipped or the file is truncated;
  * returns the exit status (0 or 1) */
 int cmd_input__finish(struct cmd_input *ci);
+
+/* getopt_long() (optstring starting with ':') returned c, '?' or ':': print what is wrong and
+ * the usage on stderr; returns 2, the exit status of a bad invocation */
+int cmd_usage_error(const char *cmd, int c, char **argv, void (*usage)(FILE *f));
 
 #endif

@@ -9,6 +9,10 @@ struct host_cmd {
 };
 
 int cmd_help(int argc, char **argv);
+int cmd_recv(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_header(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
 
 #endif

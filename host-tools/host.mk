@@ -29,19 +29,23 @@ $(host-bin)/tinyperf: $(host-objs)
 
 # Host unit tests link the same objects as the tool, minus its main.
 host-lib-objs := $(filter-out $(host-obj)/host-tools/main.o $(host-obj)/host-tools/cmd-%.o,$(host-objs))
+# (a test may #include parts of itself: -MMD records them, in host-obj where the .d are read)
+test-deps = -MMD -MP -MF $(host-obj)/tests/$(notdir $@).d
 $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)
 	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(host-lib-objs) $(TP_HOST_LIBS)
+	$(Q)mkdir -p $(@D) $(host-obj)/tests
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) $(test-deps) -o $@ $< $(host-lib-objs) $(TP_HOST_LIBS)
 
 # The recorder pieces with logic worth testing on the host (arena, synthesis, DSO tracking,
 # build-ids) are compiled again for it, only for tests/unit/test-rec-*.c: the host tool itself
-# never links recorder code. The more specific pattern wins over the one above.
-host-rec-objs := $(patsubst %,$(host-obj)/recorder/%.o,arena synth sysinfo track buildid)
-$(host-bin)/tests/test-rec-%: $(srctree)/tests/unit/test-rec-%.c $(host-lib-objs) $(host-rec-objs)
+# never links recorder code. A static pattern rule: it takes precedence over the one above.
+host-rec-objs := $(patsubst %,$(host-obj)/recorder/%.o,arena dsos synth sysinfo track buildid)
+host-rec-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,\
+	$(wildcard $(srctree)/tests/unit/test-rec-*.c))
+$(host-rec-tests): $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs) $(host-rec-objs)
 	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $< $(host-rec-objs) \
+	$(Q)mkdir -p $(@D) $(host-obj)/tests
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) $(test-deps) -o $@ $< $(host-rec-objs) \
 		$(host-lib-objs) $(TP_HOST_LIBS)
 
 host-unit-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,$(wildcard $(srctree)/tests/unit/test-*.c))

@@ -6,8 +6,12 @@
 #include "host-tools/cmd.h"
 
 static const struct host_cmd commands[] = {
+	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },
+	{ "dump", cmd_dump, "print every record of a perf.data, raw and decoded" },
+	{ "header", cmd_header, "print a perf.data's feature sections (hostname, events ...)" },
+	{ "buildid-list", cmd_buildid_list, "list the build-ids of the DSOs in a perf.data" },
 };
 
 static void usage(FILE *f)

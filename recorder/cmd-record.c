@@ -119,6 +119,9 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		break;
 	}
 	track__record(&r->track, h);
+	/* --coalesce: the sample comes back merged with its likes at the next flush */
+	if (h->type == PERF_RECORD_SAMPLE && r->o.coalesce_ms && coalesce__add(&r->co, h))
+		return false;
 	return true;
 }
 
@@ -310,19 +313,64 @@ static int open_events(struct record *r)
 	for (unsigned i = 0; i < r->spec.nr; i++)
 		for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
 			track__add_id(&r->track, r->spec.ev[i].ids[k], r->spec.ev[i].attr.sample_type);
+	if (r->o.coalesce_ms) {
+		if (coalesce__init(&r->co, &r->arena, r->o.coalesce_ms, write_out, r))
+			return fail("out of memory");
+		for (unsigned i = 0; i < r->spec.nr; i++)
+			for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
+				coalesce__add_id(&r->co, r->spec.ev[i].ids[k],
+						 r->spec.ev[i].attr.sample_type);
+	}
 	return 0;
 }
 
+static const char *out_name(const struct record *r)
+{
+	return r->out_kind == REC_OUT_STDOUT ? "stdout" : r->o.output;
+}
+
+/* the end of a TCP or serial stream (serial: the last frame, END, the tty settings back) */
+static int close_stream(struct record *r)
+{
+	int e = 0;
+
+	if (r->out_kind == REC_OUT_TCP)
+		sink_tcp__close(&r->tcp);
+	else if (r->out_kind == REC_OUT_SERIAL)
+		e = sink_serial__close(&r->serial);
+	else
+		return 0;
+	r->out_kind = REC_OUT_FILE;	/* closed: once is enough */
+	return e;
+}
+
+/* -o: a file, stdout (-) or a stream to 'tinyperf recv' (recorder/sinks.h); every output
+ * but a file gets the pipe-mode stream */
 static int open_output(struct record *r)
 {
 	struct tp_writer_attr wa[REC_MAX_EVSELS];
-	long fd;
+	struct tp_sink *sink = &r->sink.sink;
+	struct tp_hello hello;
+	char err[200];
+	long fd = 1;
 	int e;
 
-	r->pipe = !strcmp(r->o.output, "-");
-	if (r->pipe) {
-		fd = 1;
-	} else {
+	r->out_kind = !strcmp(r->o.output, "-") ? REC_OUT_STDOUT :
+		      sink_tcp__is(r->o.output) ? REC_OUT_TCP :
+		      sink_serial__is(r->o.output) ? REC_OUT_SERIAL : REC_OUT_FILE;
+	r->pipe = r->out_kind != REC_OUT_FILE;
+	if (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL) {
+		rec_hello__init(&hello);
+		e = r->out_kind == REC_OUT_TCP ?
+		    sink_tcp__open(&r->tcp, r->o.output, &hello, r->o.retries, r->o.quiet, err,
+				   sizeof(err)) :
+		    sink_serial__open(&r->serial, r->o.output, &hello, err, sizeof(err));
+		if (e) {
+			r->out_kind = REC_OUT_FILE;	/* nothing to close */
+			return fail("%s", err);
+		}
+		sink = r->out_kind == REC_OUT_TCP ? &r->tcp.sink : &r->serial.sink;
+	} else if (!r->pipe) {
 		fd = sys_open(r->o.output, TP_O_WRONLY | TP_O_CREAT | TP_O_TRUNC | TP_O_CLOEXEC, 0600);
 		if (fd < 0)
 			return fail("cannot create %s: %s", r->o.output, tp_strerror(fd));
@@ -335,10 +383,13 @@ static int open_output(struct record *r)
 		wa[i].ids = r->spec.ev[i].ids;
 		wa[i].nr_ids = r->spec.ev[i].nr_ids;
 	}
-	e = tp_writer__open(&r->w, &r->sink.sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE,
-			    false, wa, r->spec.nr, PERF_ATTR_SIZE_VER0);
+	/* a pipe's attrs at 128 bytes: perf 6.1 looks for HEADER_ATTR's ids there */
+	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
+			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);
 	if (e)
-		return fail("cannot write %s: %s", r->pipe ? "to stdout" : r->o.output, tp_strerror(e));
+		return fail("cannot write %s: %s", out_name(r), tp_strerror(e));
+	/* only tinyperf recv reads these streams: send its private features too */
+	r->w.pipe_private = r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL;
 	return rec_features__start(r) ? fail("cannot write the header features: %s",
 					      tp_strerror(r->write_err)) : 0;
 }
@@ -377,7 +428,7 @@ static void drain(struct record *r)
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
 		if (ring__read(&r->el.rings[i], &ops) > 0)
 			any = true;
-	if (any && !r->write_err) {
+	if (any && !r->write_err && !r->o.coalesce_ms) {	/* the coalescer writes its own */
 		r->rounds++;
 		if (tp_writer__finished_round(&r->w) && !r->write_err)
 			r->write_err = r->w.err;
@@ -428,6 +479,8 @@ static void loop(struct record *r)
 			if (left < timeout)
 				timeout = (int)left;
 		}
+		if (r->o.coalesce_ms)
+			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
 			char c[16];
@@ -437,6 +490,8 @@ static void loop(struct record *r)
 		}
 		r->wakeups++;
 		drain(r);
+		if (r->o.coalesce_ms && !r->write_err)
+			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->argv && r->wl.pid == 0))
 			break;
 		if (r->target == REC_TASKS) {
@@ -471,12 +526,15 @@ static void closing_line(struct record *r)
 
 	if (r->o.quiet)
 		return;
+	if (r->o.coalesce_ms)
+		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
+			   (unsigned long long)r->co.samples_in,
+			   (unsigned long long)r->co.records_out);
 	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02llu MB written to %s ]\n",
 		   (unsigned long long)r->samples,
 		   (unsigned long long)(r->lost + r->lost_samples),
 		   (unsigned long long)(bytes / 1000000),
-		   (unsigned long long)(bytes % 1000000 / 10000),
-		   r->pipe ? "stdout" : r->o.output);
+		   (unsigned long long)(bytes % 1000000 / 10000), out_name(r));
 }
 
 int cmd_record(int argc, char **argv)
@@ -536,6 +594,8 @@ int cmd_record(int argc, char **argv)
 out_finish:
 	evlist__enable(&r->el, false);
 	drain(r);
+	if (r->o.coalesce_ms && !r->write_err)
+		coalesce__tick(&r->co, now_ms(), true);
 	if (r->wl.pid > 0 && stop_signal)
 		sys_kill(r->wl.pid, TP_SIGTERM);
 	reap(r, true);
@@ -545,8 +605,14 @@ out_finish:
 	evlist__close(&r->el);
 	if (!r->pipe)
 		sys_close(r->out_fd);
+	{
+		int ce = close_stream(r);
+
+		if (!e)
+			e = ce;
+	}
 	if (e) {
-		fail("writing %s failed: %s; %s", r->pipe ? "stdout" : r->o.output, tp_strerror(e),
+		fail("writing %s failed: %s; %s", out_name(r), tp_strerror(e),
 		     r->pipe ? "the stream ends at the last whole record" :
 		     "the file holds everything up to its last checkpoint (perf report reads it)");
 		return r->exit_status ? r->exit_status : 1;
@@ -554,6 +620,7 @@ out_finish:
 	closing_line(r);
 	return r->exit_status;
 out_kill:
+	close_stream(r);
 	if (r->wl.pid > 0) {
 		sys_kill(r->wl.pid, TP_SIGKILL);
 		reap(r, true);

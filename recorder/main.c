@@ -4,8 +4,10 @@
 #include "recorder/cmd.h"
 
 static const struct tp_cmd commands[] = {
-	{ "record", cmd_record, "record a profile into perf.data" },
-	{ "list", cmd_list, "list the events this device can record" },
+	{ "record", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_record : NULL,
+	  "record a profile into perf.data" },
+	{ "list", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_list : NULL,
+	  "list the events this device can record" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version and build configuration" },
 };
@@ -16,7 +18,8 @@ static void usage(int fd)
 		       "tinyperf %s: the device side of tinyperf (%s, %s).\n\nCommands:\n",
 		   TP_VERSION, tp_build_arch(), tp_build_libc());
 	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
-		tp_dprintf(fd, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].fn)
+			tp_dprintf(fd, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	tp_dprintf(fd, "\nSee 'tinyperf COMMAND --help' for a command's options.\n"
 		       "Reports are made on the host: 'tinyperf report' from 'make host'.\n");
 }
@@ -35,9 +38,11 @@ int cmd_version(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
+
+	(void)envp;
 
 	if (!name) {
 		usage(2);
@@ -48,7 +53,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(name, "--version") || !strcmp(name, "-V"))
 		name = "version";
 	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
-		if (!strcmp(name, commands[i].name))
+		if (commands[i].fn && !strcmp(name, commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	tp_dprintf(2, "tinyperf: '%s' is not a tinyperf command: see 'tinyperf --help'\n", name);
 	return 2;

@@ -4,7 +4,7 @@
 #include "libc-shim/shim.h"
 #include "recorder/opts.h"
 
-enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES };
+enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x[=v] */ };
 
 struct opt {
 	char s;
@@ -14,7 +14,7 @@ struct opt {
 };
 
 enum { F_EVENT, F_FREQ, F_PERIOD, F_G, F_ALL, F_CPU, F_PID, F_TID, F_OUT, F_MMAP, F_DUR,
-       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_HELP };
+       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP };
 
 static const struct opt opts[] = {
 	{ 'e', "event", O_STR, F_EVENT },
@@ -32,6 +32,8 @@ static const struct opt opts[] = {
 	{ 0, "buildid-all", O_FLAG, F_BIDALL },
 	{ 'q', "quiet", O_FLAG, F_QUIET },
 	{ 'v', "verbose", O_FLAG, F_VERB },
+	{ 0, "retry", O_U64, F_RETRY },
+	{ 0, "coalesce", O_OPTVAL, F_COALESCE },
 	{ 'h', "help", O_FLAG, F_HELP },
 };
 
@@ -53,7 +55,17 @@ void rec_opts__usage(int fd)
 		"  -C, --cpu LIST         only these CPUs (0-3,6)\n"
 		"  -p, --pid PIDS         attach to processes (comma list)\n"
 		"  -t, --tid TIDS         attach to threads (comma list)\n"
-		"  -o, --output FILE      output file (default perf.data; - for stdout, pipe mode)\n"
+		"  -o, --output FILE      output file (default perf.data); - for stdout (pipe mode);\n"
+		"                         tcp://HOST:PORT, tcp-listen://[ADDR]:PORT or\n"
+		"                         serial:DEV[,BAUD][,text][,frame=N] stream to 'tinyperf\n"
+		"                         recv' on the host (numeric IPv4 or [IPv6]; serial makes\n"
+		"                         DEV raw; text: base64 lines for a console that cannot be\n"
+		"                         raw; N: bytes a frame, 16..240, smaller for noisy lines)\n"
+		"      --retry N          tcp://: try N more times, a second apart, to connect\n"
+		"      --coalesce[=MS]    for slow links: merge samples with the same event, pid,\n"
+		"                         tid, ip and callchain into one per MS ms (default 1000),\n"
+		"                         periods summed (percentages stay right); loses the time\n"
+		"                         and CPU of each merged sample\n"
 		"  -m, --mmap-pages N     ring size in pages per CPU, a power of two (default 128)\n"
 		"      --duration SECS    stop after SECS seconds\n"
 		"  -i, --no-inherit       do not follow the command's children\n"
@@ -117,6 +129,20 @@ static int apply(struct rec_opts *o, const struct opt *op, const char *val)
 	case F_BIDALL: o->buildid_all = true; return 0;
 	case F_QUIET: o->quiet = true; return 0;
 	case F_VERB: o->verbose++; return 0;
+	case F_RETRY:
+		if (tp_parse_u64(val, 10, &v) || v > 1000000)
+			return -TP_EINVAL;
+		o->retries = (unsigned)v;
+		return 0;
+	case F_COALESCE:
+		if (!val) {
+			o->coalesce_ms = 1000;
+			return 0;
+		}
+		if (tp_parse_u64(val, 10, &v) || !v || v > 3600000)
+			return -TP_EINVAL;
+		o->coalesce_ms = (uint32_t)v;
+		return 0;
 	}
 	return 1; /* F_HELP */
 }
@@ -165,7 +191,9 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 				tp_snprintf(err, errlen, "unknown option '%s'", a);
 				return -TP_EINVAL;
 			}
-			if (op->kind != O_FLAG) {
+			if (op->kind == O_OPTVAL) {
+				val = eq ? eq + 1 : NULL;
+			} else if (op->kind != O_FLAG) {
 				val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
 				if (!val) {
 					tp_snprintf(err, errlen, "option '--%s' needs a value", op->l);

@@ -19,7 +19,9 @@ struct rec_opts {
 	unsigned nr_pids;
 	int tids[REC_MAX_PIDS]; /* -t */
 	unsigned nr_tids;
-	const char *output;     /* -o, "-" for stdout */
+	const char *output;     /* -o, "-" for stdout, tcp://, tcp-listen://, serial: */
+	unsigned retries;       /* --retry: more connection attempts for tcp:// */
+	uint32_t coalesce_ms;   /* --coalesce flush interval, 0: off */
 	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
 	uint64_t duration_ms;   /* --duration */
 	bool no_inherit;

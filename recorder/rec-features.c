@@ -103,7 +103,7 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 		buildid__module(path, id, &len);
 	} else if (!strcmp(path, "[vdso]")) {
 		buildid__vdso(id, &len);
-	} else if (path[0] == '/') {
+	} else if (path[0] == '/' && path[1] != '/') {   /* not "//anon" */
 		if (buildid__from_file(path, id, &len) || !len)
 			buildid__text_hash(path, &hash);
 	}

@@ -4,9 +4,11 @@
 
 #include "libc-shim/types.h"
 #include "perfdata/writer.h"
+#include "recorder/coalesce.h"
 #include "recorder/events.h"
 #include "recorder/evlist.h"
 #include "recorder/opts.h"
+#include "recorder/sinks.h"
 #include "recorder/track.h"
 #include "recorder/workload.h"
 
@@ -34,7 +36,11 @@ struct record {
 
 	struct tp_writer w;
 	struct tp_sink_fd sink;
-	bool pipe;
+	enum { REC_OUT_FILE, REC_OUT_STDOUT, REC_OUT_TCP, REC_OUT_SERIAL } out_kind;
+	struct sink_tcp tcp;       /* -o tcp://, tcp-listen:// */
+	struct sink_serial serial; /* -o serial: */
+	struct coalesce co;        /* --coalesce */
+	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;
 	int write_err;             /* first -errno from the sink */
 

@@ -3,7 +3,7 @@
 #include "recorder/track.h"
 
 #define MAX_MAPS	1024	/* 1024 maps of 24 bytes fit the largest arena class */
-#define MAX_IDS		2048
+#define MAX_IDS		4096
 #define KERNEL_NAME	"[kernel.kallsyms]"
 
 struct track_map {
@@ -20,26 +20,8 @@ struct track_proc {
 	bool in_tree, zombie;
 };
 
-struct track_dso {
-	char *name;
-	uint32_t hash, hnext, refs;		/* hnext: index + 1, 0 ends the chain */
-	uint32_t maj, min;
-	uint64_t ino;
-	uint8_t bid[20], bid_size, kind;
-	bool hit, has_ino;
-};
-
 struct track_id {
 	uint64_t id, type;
-};
-
-/* what an MMAP2 says about the file's identity */
-struct ident {
-	uint32_t maj, min;
-	uint64_t ino;
-	const uint8_t *bid;
-	uint8_t bid_size;
-	bool has_ino;
 };
 
 static uint64_t rd64(const uint8_t *p)
@@ -100,12 +82,9 @@ int track__init(struct track *t, struct arena *a, const struct track_limits *lim
 	nb = pow2_at_least(t->lim.max_procs / 2);
 	t->phash = arena__alloc(a, nb * sizeof(*t->phash));
 	t->phash_mask = nb - 1;
-	nb = pow2_at_least(t->lim.max_dsos);
-	t->dhash = arena__alloc(a, nb * sizeof(*t->dhash));
-	t->dhash_mask = nb - 1;
-	t->dsos = arena__alloc(a, (size_t)t->lim.max_dsos * sizeof(*t->dsos));
 	t->kernel = arena__alloc(a, sizeof(*t->kernel));
-	if (!t->phash || !t->dhash || !t->dsos || !t->kernel)
+	t->ids = arena__alloc(a, t->lim.max_ids * sizeof(*t->ids));
+	if (!t->phash || !t->kernel || !t->ids || dsos__init(&t->dsos, a, t->lim.max_dsos))
 		return -TP_ENOMEM;
 	t->kernel->pid = (uint32_t)-1;
 	return 0;
@@ -115,40 +94,18 @@ int track__init(struct track *t, struct arena *a, const struct track_limits *lim
 
 int track__add_id(struct track *t, uint64_t id, uint64_t type)
 {
-	uint32_t i;
-
 	if (type & PERF_SAMPLE_READ)
 		return -TP_EINVAL;
-	if (t->nr_ids && type != t->type && !t->mixed) {
+	if (t->nr_ids && type != t->type) {
+		/* when mixed, every earlier type has IDENTIFIER too */
 		if (!(type & t->type & PERF_SAMPLE_IDENTIFIER))
 			return -TP_EINVAL;
 		t->mixed = true;
-	} else if (t->mixed && !(type & PERF_SAMPLE_IDENTIFIER)) {
-		return -TP_EINVAL;
 	}
+	if (t->nr_ids == t->lim.max_ids)
+		return -TP_ENOSPC;
 	t->type = type;
-	for (i = 0; i < t->nr_ids; i++)
-		if (t->ids[i].id == id)
-			break;
-	if (i == t->nr_ids) {
-		if (i == t->lim.max_ids)
-			return -TP_ENOSPC;
-		if (i == t->cap_ids) {
-			size_t old = t->cap_ids * sizeof(*t->ids);
-			struct track_id *n = arena__get(t->arena, old ? 2 * old : 16 * sizeof(*n));
-
-			if (!n)
-				return -TP_ENOMEM;
-			if (old)
-				memcpy(n, t->ids, old);
-			arena__put(t->arena, t->ids, old);
-			t->ids = n;
-			t->cap_ids = old ? 2 * t->cap_ids : 16;
-		}
-		t->nr_ids++;
-	}
-	t->ids[i].id = id;
-	t->ids[i].type = type;
+	t->ids[t->nr_ids++] = (struct track_id){ id, type };
 	return 0;
 }
 
@@ -176,101 +133,6 @@ static bool sample_type(struct track *t, const uint8_t *b, size_t len, uint64_t 
 	return true;
 }
 
-/* ---- files ---- */
-
-static uint32_t hash_str(const char *s)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
-}
-
-static bool same_file(struct track_dso *d, const struct ident *id)
-{
-	if (d->bid_size && id->bid_size)
-		return d->bid_size == id->bid_size && !memcmp(d->bid, id->bid, d->bid_size);
-	if (d->has_ino && id->has_ino)
-		return d->maj == id->maj && d->min == id->min && d->ino == id->ino;
-	return true;	/* nothing to tell them apart: the same name is the same file */
-}
-
-static void learn(struct track_dso *d, const struct ident *id)
-{
-	if (!d->bid_size && id->bid_size) {
-		d->bid_size = id->bid_size;
-		memcpy(d->bid, id->bid, id->bid_size);
-	}
-	if (!d->has_ino && id->has_ino) {
-		d->has_ino = true;
-		d->maj = id->maj;
-		d->min = id->min;
-		d->ino = id->ino;
-	}
-}
-
-/* a slot for a new DSO: a fresh one, else one nothing maps and nothing hit */
-static struct track_dso *dso_slot(struct track *t)
-{
-	struct track_dso *d;
-	uint32_t i, *link;
-
-	if (t->nr_dsos < t->lim.max_dsos)
-		return &t->dsos[t->nr_dsos++];
-	for (i = 0; i < t->nr_dsos; i++) {
-		d = &t->dsos[i];
-		if (d->refs || d->hit)
-			continue;
-		for (link = &t->dhash[d->hash & t->dhash_mask]; *link != i + 1;
-		     link = &t->dsos[*link - 1].hnext)
-			;
-		*link = d->hnext;
-		arena__put(t->arena, d->name, strlen(d->name) + 1);
-		memset(d, 0, sizeof(*d));
-		return d;
-	}
-	return NULL;
-}
-
-/* index of the DSO for name/id, created if new; -1 if it cannot be tracked */
-static int dso_get(struct track *t, const char *name, uint8_t kind, const struct ident *id)
-{
-	uint32_t h = hash_str(name), x;
-	size_t len = strlen(name) + 1;
-	struct track_dso *d;
-	char *copy;
-
-	for (x = t->dhash[h & t->dhash_mask]; x; x = d->hnext) {
-		d = &t->dsos[x - 1];
-		if (d->hash == h && d->kind == kind && !strcmp(d->name, name) && same_file(d, id)) {
-			learn(d, id);
-			return (int)x - 1;
-		}
-	}
-	copy = len <= ARENA_MAX_GET ? arena__get(t->arena, len) : NULL;
-	if (!copy) {
-		t->stats.nomem++;
-		return -1;
-	}
-	d = dso_slot(t);
-	if (!d) {
-		arena__put(t->arena, copy, len);
-		t->stats.dsos_dropped++;
-		return -1;
-	}
-	memcpy(copy, name, len);
-	d->name = copy;
-	d->hash = h;
-	d->kind = kind;
-	d->hit = t->mark_all;
-	learn(d, id);
-	x = (uint32_t)(d - t->dsos);
-	d->hnext = t->dhash[h & t->dhash_mask];
-	t->dhash[h & t->dhash_mask] = x + 1;
-	return (int)x;
-}
-
 /* ---- maps ---- */
 
 /* index of the first map ending after addr (maps are sorted and disjoint) */
@@ -292,18 +154,19 @@ static uint32_t first_after(const struct track_proc *p, uint64_t addr)
 static void maps_clear(struct track *t, struct track_proc *p)
 {
 	for (uint32_t i = 0; i < p->nr; i++)
-		t->dsos[p->maps[i].dso].refs--;
+		t->dsos.v[p->maps[i].dso].refs--;
 	arena__put(t->arena, p->maps, p->cap * sizeof(*p->maps));
 	p->maps = NULL;
 	p->nr = p->cap = 0;
 }
 
-/* room for n maps in p; false if over the limit or out of memory */
-static bool maps_reserve(struct track *t, struct track_proc *p, uint32_t n)
+/* room for n more maps in p; false if over the limit or out of memory */
+static bool maps_room(struct track *t, struct track_proc *p, uint32_t n)
 {
 	struct track_map *m;
 	size_t size;
 
+	n += p->nr;
 	if (n > t->lim.max_maps) {
 		t->stats.maps_dropped++;
 		return false;
@@ -324,43 +187,33 @@ static bool maps_reserve(struct track *t, struct track_proc *p, uint32_t n)
 	return true;
 }
 
-/* map [start, end) to dso, replacing whatever it overlaps (as mmap does) */
+/* map [start, end) to dso, over whatever it overlaps (as mmap does): maps it covers go,
+ * maps it partly covers are trimmed, a map around it is split in two */
 static void map_insert(struct track *t, struct track_proc *p, uint64_t start, uint64_t end,
 		       uint32_t dso)
 {
-	uint32_t i = first_after(p, start), j = i, k, n;
-	struct track_map left, right;
-	bool l, r;
+	uint32_t i = first_after(p, start), j;
+	bool split = i < p->nr && p->maps[i].start < start && p->maps[i].end > end;
+	struct track_map *m;
 
-	while (j < p->nr && p->maps[j].start < end)
-		j++;
-	l = i < j && p->maps[i].start < start;
-	r = i < j && p->maps[j - 1].end > end;
-	if (l) {
-		left = p->maps[i];
-		left.end = start;
-	}
-	if (r) {
-		right = p->maps[j - 1];
-		right.start = end;
-	}
-	n = p->nr - (j - i) + 1 + l + r;
-	if (!maps_reserve(t, p, n))
+	if (!maps_room(t, p, 1 + split))
 		return;
-	for (k = i; k < j; k++)
-		t->dsos[p->maps[k].dso].refs--;
-	memmove(&p->maps[i + l + 1 + r], &p->maps[j], (p->nr - j) * sizeof(*p->maps));
-	if (l) {
-		p->maps[i++] = left;
-		;
+	m = p->maps;
+	if (split) {
+		/* two copies of the map around it: trimmed below, one on each side */
+		memmove(&m[i + 1], &m[i], (p->nr++ - i) * sizeof(*m));
+		t->dsos.v[m[i].dso].refs++;
 	}
-	p->maps[i++] = (struct track_map){ start, end, dso };
-	t->dsos[dso].refs++;
-	if (r) {
-		p->maps[i] = right;
-		t->dsos[right.dso].refs++;
-	}
-	p->nr = (uint16_t)n;
+	if (i < p->nr && m[i].start < start)
+		m[i++].end = start;
+	for (j = i; j < p->nr && m[j].end <= end; j++)
+		t->dsos.v[m[j].dso].refs--;
+	if (j < p->nr && m[j].start < end)
+		m[j].start = end;
+	memmove(&m[i + 1], &m[j], (p->nr - j) * sizeof(*m));
+	m[i] = (struct track_map){ start, end, dso };
+	t->dsos.v[dso].refs++;
+	p->nr = (uint16_t)(p->nr - (j - i) + 1);
 }
 
 /* ---- processes ---- */
@@ -423,8 +276,10 @@ static void evict(struct track *t)
 		if (!p)
 			p = t->lru.head;
 	}
-	proc_free(t, p);
-	t->stats.procs_evicted++;
+	if (p) {	/* always: the table is full */
+		proc_free(t, p);
+		t->stats.procs_evicted++;
+	}
 }
 
 static struct track_proc *proc_new(struct track *t, uint32_t pid)
@@ -477,7 +332,7 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 {
 	size_t fixed = mmap2 ? 64 : 32;
 	const char *name = (const char *)b + fixed;
-	struct ident id = { 0 };
+	struct dso_ident id = { 0 };
 	struct track_proc *p;
 	uint64_t start, end;
 	uint8_t kind;
@@ -516,9 +371,13 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 	}
 	if (!p || end == start)
 		return 0;
-	d = dso_get(t, name, kind, &id);
+	d = dsos__get(&t->dsos, name, kind, &id);
 	if (d >= 0)
 		map_insert(t, p, start, end, (uint32_t)d);
+	else if (d == -TP_ENOSPC)
+		t->stats.dsos_dropped++;
+	else
+		t->stats.nomem++;
 	invalidate(t);
 	return 0;
 }
@@ -547,11 +406,11 @@ static int on_fork(struct track *t, const uint8_t *b, size_t len)
 	if (!child || !parent)
 		return 0;
 	child->in_tree = parent->in_tree;
-	if (parent->nr && maps_reserve(t, child, parent->nr)) {
+	if (parent->nr && maps_room(t, child, parent->nr)) {
 		memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
 		child->nr = parent->nr;
 		for (uint32_t i = 0; i < child->nr; i++)
-			t->dsos[child->maps[i].dso].refs++;
+			t->dsos.v[child->maps[i].dso].refs++;
 	}
 	return 0;
 }
@@ -574,7 +433,7 @@ static int on_exit(struct track *t, const uint8_t *b, size_t len)
 	return 0;
 }
 
-static void on_round(struct track *t)
+void track__end_round(struct track *t)
 {
 	struct track_proc *p;
 
@@ -597,7 +456,7 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 		}
 		*cache = m = &p->maps[i];
 	}
-	t->dsos[m->dso].hit = true;
+	t->dsos.v[m->dso].hit = true;
 }
 
 static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)
@@ -631,10 +490,8 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 		ip = rd64(p);
 		p += 8;
 	}
-	if (type & PERF_SAMPLE_TID) {
+	if (type & PERF_SAMPLE_TID)
 		proc = proc_find(t, rd32(p));
-		p += 8;
-	}
 	p = b + 8 * nr;
 	if (type & PERF_SAMPLE_IP)
 		mark_mode(t, proc, mode, ip);
@@ -683,7 +540,7 @@ int track__record(struct track *t, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT:
 		return on_exit(t, b, len);
 	case PERF_RECORD_FINISHED_ROUND:
-		on_round(t);
+		track__end_round(t);
 		return 0;
 	}
 	return 0;
@@ -691,15 +548,13 @@ int track__record(struct track *t, const struct perf_event_header *h)
 
 void track__mark_all(struct track *t)
 {
-	t->mark_all = true;
-	for (uint32_t i = 0; i < t->nr_dsos; i++)
-		t->dsos[i].hit = t->dsos[i].name != NULL;
+	dsos__mark_all(&t->dsos);
 }
 
 int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx)
 {
-	for (uint32_t i = 0; i < t->nr_dsos; i++) {
-		struct track_dso *d = &t->dsos[i];
+	for (uint32_t i = 0; i < t->dsos.nr; i++) {
+		struct dso *d = &t->dsos.v[i];
 		int r;
 
 		if (!d->name || !d->hit)

@@ -9,9 +9,10 @@
  *     MMAP/MMAP2 (data mappings, misc MMAP_DATA, are ignored: samples never point there);
  *     copied to a child on FORK (pid != ppid); emptied on exec (COMM with COMM_EXEC, the
  *     kernel then sends fresh MMAP2s); released on EXIT of the process (pid == tid).
- *     An exited process is kept two more rounds (PERF_RECORD_FINISHED_ROUND records given to
- *     track__record) because records from several CPUs' rings arrive out of order within a
- *     round: a sample read after its process's EXIT still resolves.
+ *     An exited process is kept two more rounds (track__end_round(), or FINISHED_ROUND
+ *     records given to track__record) because records from several CPUs' rings arrive out
+ *     of order across one round boundary: a sample read after its process's EXIT still
+ *     resolves. Without rounds, exited processes are dropped only when the table is full.
  *   - the kernel and modules: MMAP records with cpumode KERNEL ("[kernel.kallsyms]..." is
  *     the kernel, anything else a module).
  *   - DSOs: name plus the identity MMAP2 gives (maj/min/ino, or the build-id when misc has
@@ -25,11 +26,13 @@
  *                     (stats.maps_dropped), their samples count as unresolved.
  *   max_dsos  (2048)  distinct files. When full, a slot with no mapping and no hit is reused;
  *                     if there is none the new file is not tracked (stats.dsos_dropped).
- *   max_ids   (1024, at most 2048)  event ids given to track__add_id.
- * Memory is then at most about max_procs * (48 B + a map array of 16 * 2^k B) + max_dsos *
- * (64 B + name) + fixed tables; the arena's own limit caps it too (stats.nomem counts
- * failures). Everything a process held goes back to the arena's free lists when it is
- * released, so churn does not grow the footprint.
+ *   max_ids   (1024, at most 4096)  event ids given to track__add_id (-TP_ENOSPC past it).
+ * Memory is then at most about max_procs * (64 B + a map array of 16 * 2^k B, 24 B a map)
+ * + max_dsos * (64 B + name) + 16 B * max_ids + hash tables; with the defaults and 20
+ * executable maps a process, about 2.5 MiB, most of it only touched when that many
+ * processes exist. The arena's own limit caps it too (stats.nomem counts failures).
+ * Everything a process held goes back to the arena's free lists when it is released, so
+ * churn does not grow the footprint.
  *
  * Records are in the machine's byte order (they come from its own kernel). */
 #ifndef TINYPERF_RECORDER_TRACK_H
@@ -38,6 +41,7 @@
 #include "libc-shim/types.h"
 #include "include/tinyperf/perf_event.h"
 #include "recorder/arena.h"
+#include "recorder/dsos.h"
 
 struct track_limits {
 	uint32_t max_procs, max_maps, max_dsos, max_ids;
@@ -57,7 +61,6 @@ enum track_kind { TRACK_USER, TRACK_KERNEL, TRACK_MODULE };
 
 struct track_proc;
 struct track_map;
-struct track_dso;
 struct track_id;
 
 struct track_list {
@@ -70,20 +73,16 @@ struct track {
 	struct track_stats stats;	/* read it freely */
 	/* event ids -> sample_type */
 	struct track_id *ids;
-	uint32_t nr_ids, cap_ids, last_id;
+	uint32_t nr_ids, last_id;
 	uint64_t type;			/* the sample_type of all ids, unless mixed */
 	bool mixed;			/* several sample_types: find each by its IDENTIFIER */
-	bool mark_all;
 	/* processes */
 	struct track_proc **phash;
 	uint32_t phash_mask, nr_procs, round;
 	struct track_list lru;		/* live, least recently used first */
 	struct track_list zombies;	/* exited, oldest first */
 	struct track_proc *kernel;	/* kernel and module maps */
-	/* files */
-	struct track_dso *dsos;
-	uint32_t *dhash;		/* index + 1 of the first DSO per bucket */
-	uint32_t dhash_mask, nr_dsos;
+	struct dsos dsos;		/* the files the maps point to */
 	/* last lookups */
 	struct track_proc *last_proc;
 	const struct track_map *last_user, *last_kernel;
@@ -102,6 +101,10 @@ int track__add_id(struct track *t, uint64_t id, uint64_t sample_type);
 /* One whole record (h->size bytes from h). 0, or -TP_EINVAL for a malformed record (also
  * counted in stats.bad; the caller may go on). Limits reached are counted, not errors. */
 int track__record(struct track *t, const struct perf_event_header *h);
+
+/* After each pass over all the rings (where the writer's FINISHED_ROUND goes): processes
+ * that exited two rounds ago are released. */
+void track__end_round(struct track *t);
 
 /* Follow the process tree rooted at pid: it and every process forked from a member (FORK
  * records) are members until they exit. 0 or -TP_ENOMEM. */

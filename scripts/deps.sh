@@ -6,8 +6,9 @@ set -eu
 
 kconfig_pkgs="kconfig-frontends-nox"
 build_pkgs="make gcc libc6-dev file binutils gcc-i686-linux-gnu libc6-dev-i386-cross \
-gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu"
-host_pkgs="libdw-dev libelf-dev pkg-config"
+gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
+libc6-dev-armhf-cross libc6-dev-mips-cross"
+host_pkgs="libdw-dev libelf-dev pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
 
 case "${1:-all}" in

@@ -52,9 +52,18 @@ part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
 part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch
 part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
+part "record on this kernel (x86_64 musl), read by Linux perf" \
+	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"
+part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
+	T_NAME=record-x86_64-freestanding RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-x86_64-freestanding/tinyperf" "$2/record-fs"
+	a=$?
+	T_NAME=record-i386-musl RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-i386-musl/tinyperf" "$2/record-i386"
+	[ $a -eq 0 ] && [ $? -eq 0 ]' sh "$src" "$out"
 part "host tools + unit tests, built with ASan/UBSan" \
 	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
+part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/host/host-san/tinyperf"
+part "fuzz the reader and session (60 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
 
 echo
 echo "==== time per part"

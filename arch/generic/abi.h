@@ -338,6 +338,7 @@ struct tp_termios {
 #define TP_ICANON	0000002
 #define TP_ECHO		0000010
 #define TP_ECHOE	0000020
+#define TP_ECHONL	0000100
 #define TP_TCIFLUSH	0
 #define TP_TCOFLUSH	1
 #define TP_TCIOFLUSH	2

@@ -209,7 +209,8 @@ static int build_index(struct tp_debugdirs *d)
 		if (err)
 			return err;
 	}
-	qsort(d->ents, d->n_ents, sizeof(*d->ents), cmp_ent);
+	if (d->n_ents)
+		qsort(d->ents, d->n_ents, sizeof(*d->ents), cmp_ent);
 	return 0;
 }
 

@@ -263,6 +263,16 @@ void tp_feature_print_compressed(const struct tp_features *f, uint32_t id,
 			   f->compressed.ratio);
 }
 
+void tp_feature_print_text_hash(const struct tp_features *f, uint32_t id,
+				const struct tp_printer *out)
+{
+	(void)id;
+	for (uint32_t i = 0; i < f->nr_text_hashes; i++)
+		tp_printer__printf(out, "# tinyperf text hash : %016llx %s",
+				   (unsigned long long)f->text_hashes[i].hash,
+				   f->text_hashes[i].filename);
+}
+
 /* sections we keep but do not decode: say they are there */
 void tp_feature_print_blob(const struct tp_features *f, uint32_t id,
 			   const struct tp_printer *out)

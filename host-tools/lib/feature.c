@@ -233,6 +233,28 @@ static int parse_compressed(struct tp_features *f, struct tp_cur *c, const char 
 	return 0;
 }
 
+/* u32 nr; { u64 hash; perf header string filename }[nr] */
+static int parse_text_hash(struct tp_features *f, struct tp_cur *c, const char **why)
+{
+	uint32_t nr = tp_cur__u32(c);
+
+	free(f->text_hashes);
+	f->text_hashes = NULL;
+	f->nr_text_hashes = 0;
+	if (c->bad || nr > tp_cur__left(c) / 12)
+		BAD("text hash count runs past the section");
+	f->text_hashes = calloc(nr ? nr : 1, sizeof(*f->text_hashes));
+	if (!f->text_hashes)
+		return -TP_ERR_NOMEM;
+	for (uint32_t i = 0; i < nr; i++, f->nr_text_hashes++) {
+		f->text_hashes[i].hash = tp_cur__u64(c);
+		f->text_hashes[i].filename = tp_cur__hdr_string(c);
+		if (c->bad)
+			BAD("a text hash entry runs past the section");
+	}
+	return 0;
+}
+
 #define F(id, name, parse, print) { id, name, parse, tp_feature_print_##print }
 static const struct tp_feature_ops table[] = {
 	F(HEADER_TRACING_DATA, "TRACING_DATA", parse_tracing_data, tracing_data),
@@ -268,7 +290,7 @@ static const struct tp_feature_ops table[] = {
 	F(HEADER_PMU_CAPS, "PMU_CAPS", NULL, blob),
 	F(HEADER_CPU_DOMAIN_INFO, "CPU_DOMAIN_INFO", NULL, blob),
 	/* tinyperf's own, kept as blobs for the commands that use them */
-	F(TP_FEAT_TEXT_HASH, "text_hash", NULL, blob),
+	F(TP_FEAT_TEXT_HASH, "text_hash", parse_text_hash, text_hash),
 	F(TP_FEAT_SYMTAB, "symtab", NULL, blob),
 	F(TP_FEAT_RECORD_INFO, "record_info", NULL, blob),
 };
@@ -323,6 +345,7 @@ void tp_features__release(struct tp_features *f)
 	free(f->thread_siblings.v);
 	free_events(f);
 	free(f->pmus);
+	free(f->text_hashes);
 	free(f->build_ids);
 	memset(f, 0, sizeof(*f));
 }

@@ -36,6 +36,11 @@ struct tp_pmu_mapping {
 	const char *name;
 };
 
+struct tp_text_hash {			/* TP_FEAT_TEXT_HASH entry */
+	uint64_t hash;			/* tp_text_hash() of the DSO's executable segment */
+	const char *filename;
+};
+
 struct tp_section {
 	const uint8_t *data;
 	size_t size;
@@ -56,6 +61,8 @@ struct tp_features {
 	uint32_t nr_pmus;
 	struct tp_buildid_entry *build_ids;	/* BUILD_ID section and HEADER_BUILD_ID records */
 	size_t nr_build_ids, cap_build_ids;
+	struct tp_text_hash *text_hashes;	/* tinyperf's TP_FEAT_TEXT_HASH */
+	uint32_t nr_text_hashes;
 	uint64_t first_sample_time, last_sample_time;
 	uint64_t clockid_res_ns;
 	struct {

@@ -124,7 +124,7 @@ int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const
 	k->strings[len] = '\0';
 	k->modules[0] = NULL;
 	k->n_modules = 1;
-	for (p = k->strings, end = p + len; p < end; p = end + 1) {
+	for (p = k->strings; p < k->strings + len; p = end + 1) {
 		char *nl = memchr(p, '\n', (size_t)(k->strings + len - p));
 
 		end = nl ? nl : k->strings + len;
@@ -133,8 +133,6 @@ int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const
 			goto out_err;
 		if (err > 0 && end > p)
 			k->n_bad++;
-		if (!nl)
-			break;
 	}
 	if (!k->tab.n) {
 		err = -TP_ERR_EMPTY;

@@ -374,24 +374,24 @@ bool tp_session__resolve(struct tp_session *s, const struct tp_thread *thread, u
 			 uint64_t addr, struct tp_loc *loc)
 {
 	const struct tp_map *m = NULL;
+	bool user = cpumode == PERF_RECORD_MISC_USER ||
+		    cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN;
 
 	memset(loc, 0, sizeof(*loc));
 	loc->cpumode = cpumode;
 	loc->addr = addr;
-	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		m = maps_find(&s->kmaps, addr);
-	} else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) {
-		if (thread)
-			m = maps_find(&thread->proc->maps, addr);
-		if (!m && cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
-			m = maps_find(&s->kmaps, addr);
+	if (user && thread)
+		m = maps_find(&thread->proc->maps, addr);
+	if (m) {		/* user space: the offset in the mapped file */
+		loc->addr = addr - m->start + m->pgoff;
+	} else if (cpumode == PERF_RECORD_MISC_KERNEL ||
+		   cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) {
+		m = maps_find(&s->kmaps, addr);	/* kernel: the address stays as it is */
 	}
 	if (!m)
 		return false;
 	loc->map = m;
 	loc->dso = m->dso;
-	if (!m->dso->kernel)
-		loc->addr = addr - m->start + m->pgoff;
 	return true;
 }
 

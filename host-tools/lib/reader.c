@@ -102,7 +102,7 @@ const struct tp_attr *tp_reader__attr_by_id(struct tp_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi;
 
-	if (r->ids_dirty) {
+	if (r->ids_dirty && r->nr_ids > 1) {
 		qsort(r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
 		r->ids_dirty = false;
 	}

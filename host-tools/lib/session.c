@@ -15,15 +15,24 @@ int tp_session__new(struct tp_session **out, struct tp_reader *r)
 	if (!s)
 		return -TP_ERR_NOMEM;
 	s->r = r;
-	/* file mode: the BUILD_ID section is known before any record */
+	/* file mode: the BUILD_ID and TEXT_HASH sections are known before any record */
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
-		if (tp_machine__build_id(s, &f->build_ids[i])) {
-			tp_session__delete(s);
-			return -TP_ERR_NOMEM;
-		}
+		if (tp_machine__build_id(s, &f->build_ids[i]))
+			goto out_nomem;
+	}
+	for (uint32_t i = 0; i < f->nr_text_hashes; i++) {
+		struct tp_dso *d = tp_machine__dso(s, f->text_hashes[i].filename, false);
+
+		if (!d)
+			goto out_nomem;
+		d->text_hash = f->text_hashes[i].hash;
 	}
 	*out = s;
 	return 0;
+
+out_nomem:
+	tp_session__delete(s);
+	return -TP_ERR_NOMEM;
 }
 
 void tp_session__delete(struct tp_session *s)
@@ -135,30 +144,31 @@ static int flush(struct tp_session *s, uint64_t limit, const struct tp_session_o
 int tp_session__process(struct tp_session *s, const struct tp_session_ops *ops, void *ctx)
 {
 	struct tp_event ev;
-	int rc;
+	int rc, err = 0;
 
 	if (s->processed)
 		return -TP_ERR_INVAL;
 	s->processed = true;
 	tp_reader__rewind(s->r);
-	while ((rc = tp_reader__next(s->r, &ev)) > 0) {
+	while (!err && (rc = tp_reader__next(s->r, &ev)) > 0) {
 		uint64_t t = (ev.sid_type & PERF_SAMPLE_TIME) ? ev.sid.time : 0;
 
-		if (ev.type == PERF_RECORD_FINISHED_ROUND) {
-			/* what came before the previous round can no longer be overtaken */
-			rc = flush(s, s->next_flush, ops, ctx);
-			s->next_flush = s->max_time;
-		} else if (ev.type < PERF_RECORD_USER_TYPE_START && t && t != UINT64_MAX) {
+		if (ev.type < PERF_RECORD_USER_TYPE_START && t && t != UINT64_MAX) {
 			if (t > s->max_time)
 				s->max_time = t;
-			rc = q_push(s, &ev);
+			err = q_push(s, &ev);
 			continue;
 		}
-		if (!rc)
-			rc = deliver(s, &ev, ops, ctx);
-		if (rc)
-			return rc;
+		if (ev.type == PERF_RECORD_FINISHED_ROUND) {
+			/* what came before the previous round can no longer be overtaken */
+			err = flush(s, s->next_flush, ops, ctx);
+			s->next_flush = s->max_time;
+		}
+		if (!err)
+			err = deliver(s, &ev, ops, ctx);
 	}
+	if (err)
+		return err;
 	if (rc < 0)
 		return rc;
 	return flush(s, UINT64_MAX, ops, ctx);

@@ -33,6 +33,8 @@ struct tp_dso {
 	const char *name;		/* path as mapped, "[kernel.kallsyms]", "[vdso]" */
 	uint8_t build_id[PERF_BUILD_ID_MAX];
 	uint8_t build_id_size;		/* 0: none known */
+	uint64_t text_hash;		/* tinyperf's TP_FEAT_TEXT_HASH for DSOs without a
+					 * build-id, 0: none */
 	bool kernel;			/* the kernel or a module */
 	uint64_t hits;			/* samples whose ip resolved into it */
 };

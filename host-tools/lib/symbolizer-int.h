@@ -58,9 +58,12 @@ struct tp_symdso {
 	struct tp_symseg *segs;	/* of the file that maps addresses, when addr is an offset */
 	size_t n_segs;
 	bool addr_is_offset;
+	bool stand_in;		/* a debug-only file maps addresses: no main file was found */
 	int64_t reloc;		/* kernel: symbol-source address = addr - reloc */
 	struct tp_symtab tab;
 	unsigned machine;	/* e_machine */
+	struct tp_symcu *cus;	/* symdwarf.c's per-CU function index, sorted by CU offset */
+	size_t n_cus, cap_cus;
 
 	/* search state, read by the find_debuginfo callback */
 	struct tp_symbolizer *owner;
@@ -109,12 +112,17 @@ void tp_symdso__set_path(struct tp_symdso *dso, const char **field, const char *
 /* symfind.c */
 int tp_symfind__user(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path);
 /* open path as a vmlinux for dso (checked against dso->id); returns 0 if it is now loaded,
- * 1 if it did not qualify, <0 on error */
+ * 1 if it is missing or unusable, 2 if it has another build-id (logged), <0 on error */
 int tp_symfind__try_vmlinux(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path,
 			    bool given_by_user);
 int tp_symfind__debuginfo_cb(Dwfl_Module *mod, void **userdata, const char *modname,
 			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			     GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* symdwarf.c: file:line and the inline chain at module address pc */
+int tp_symdwarf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, Dwarf_Addr pc,
+			 struct tp_symres *res);
+void tp_symdwarf__exit(struct tp_symdso *dso);
 
 /* symelf.c */
 /* load the ELF open on fd (consumed) as dso's module; 0, or <0 with the reason logged */

@@ -23,7 +23,11 @@ void *tp_symarena__alloc(struct tp_symarena *a, size_t n)
 
 	n = (n + align - 1) & ~(align - 1);
 	if (!a->head || n > a->cap - a->used) {
-		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		/* small first: most DSOs only ever hold their name and a few paths */
+		size_t cap = a->cap ? (a->cap < ARENA_CHUNK ? 2 * a->cap : ARENA_CHUNK) : 512;
+
+		if (cap < n)
+			cap = n;
 
 		c = malloc(sizeof(*c) + cap);
 		if (!c)
@@ -149,6 +153,7 @@ static void dso_free(struct tp_symdso *dso)
 {
 	if (!dso)
 		return;
+	tp_symdwarf__exit(dso);
 	if (dso->dwfl)
 		dwfl_end(dso->dwfl);
 	tp_symtab__exit(&dso->tab);
@@ -215,7 +220,7 @@ static bool same_identity(const struct tp_symdso *dso, const char *path, const u
 {
 	if (dso->kernel || strcmp(dso->info.name, path))
 		return false;
-	if (dso->id.build_id_len != id_len || memcmp(dso->id.build_id, id, id_len))
+	if (dso->id.build_id_len != id_len || (id_len && memcmp(dso->id.build_id, id, id_len)))
 		return false;
 	return id_len || dso->id.text_hash == text_hash;
 }

@@ -114,7 +114,11 @@ void tp_symbolizer__delete(struct tp_symbolizer *sym);
  *     <sysroot><dir>/, <sysroot><dir>/.debug/, <sysroot>/usr/lib/debug<dir>/, yocto's
  *     <sysroot><dir>/.debug/<basename>, <sysroot>/usr/lib/debug<path>(.debug), the debug
  *     dirs, debuginfod (DEBUGINFOD_URLS), then .gnu_debugdata (MiniDebugInfo) and .dynsym;
- *   with no file with the code at all, a debug file found by build-id stands in for it. */
+ *     without a recorded build-id a debug file must match the main file's build-id, its
+ *     debuglink CRC, or (an unstripped copy) its text hash;
+ *   with no file with the code at all, a debug file found by build-id stands in for it (its
+ *     zeroed segment offsets are reconstructed, assuming a GNU ld layout).
+ * "[vdso]" is looked up in the build-id cache only (<buildid-dir>/[vdso]/<id>/vdso). */
 int tp_symbolizer__dso(struct tp_symbolizer *sym, const char *path_on_device,
 		       const uint8_t *build_id, size_t build_id_len, uint64_t text_hash,
 		       struct tp_symdso **dso);

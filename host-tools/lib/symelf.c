@@ -1,19 +1,14 @@
 /* One ELF DSO through libdwfl: libdwfl reads the file (any class, byte order, compressed
  * sections, separate debug file, MiniDebugInfo) and hands over its best symbol table, which is
- * copied into a sorted array (Thumb bits cleared, mapping symbols dropped, aliases folded);
- * source lines and inline chains come from libdw. */
+ * copied into a sorted array (Thumb bits cleared, mapping symbols dropped, aliases folded).
+ * Source lines and inline chains are symdwarf.c's. */
 #define _GNU_SOURCE
-#include <elfutils/libdw.h>
-#include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/symbolizer-int.h"
-
-#define MAX_INLINE 32
-#define MAX_SCOPE_DEPTH 64
 
 #define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
 
@@ -64,6 +59,26 @@ bool tp_symelf__has_code(Elf *elf)
 	return false;
 }
 
+/* objcopy --only-keep-debug zeroes p_offset of the segments whose bytes it dropped. A debug
+ * file standing in for a missing main file gets them back on the assumption that the file was
+ * laid out like memory from its first file-backed segment on (true of GNU ld and gold output;
+ * a guess for others, which is why a main file is always preferred). */
+static void guess_layout(struct tp_symdso *dso)
+{
+	uint64_t delta = dso->n_segs ? dso->segs[0].vaddr & ~(uint64_t)0xfff : 0;
+	size_t i;
+
+	for (i = 0; i < dso->n_segs; i++) {
+		if (dso->segs[i].filesz) {
+			delta = dso->segs[i].vaddr - dso->segs[i].off;
+			break;
+		}
+	}
+	for (i = 0; i < dso->n_segs; i++)
+		if (!dso->segs[i].filesz && !dso->segs[i].off && dso->segs[i].vaddr >= delta)
+			dso->segs[i].off = dso->segs[i].vaddr - delta;
+}
+
 static int load_segments(struct tp_symdso *dso, Elf *elf)
 {
 	size_t i, n;
@@ -86,6 +101,8 @@ static int load_segments(struct tp_symdso *dso, Elf *elf)
 		sg->exec = ph.p_flags & PF_X;
 		dso->n_segs++;
 	}
+	if (dso->stand_in)
+		guess_layout(dso);
 	return 0;
 }
 
@@ -241,6 +258,8 @@ bool tp_symelf__value(struct tp_symdso *dso, const char *name, uint64_t *value)
 
 		if (sn && es.st_shndx != SHN_UNDEF && !strcmp(sn, name)) {
 			*value = addr - dso->bias;
+			if (dso->machine == EM_ARM || dso->machine == EM_MIPS)
+				*value &= ~(uint64_t)1;	/* an ISA bit, as in load_symbols() */
 			return true;
 		}
 	}
@@ -268,104 +287,11 @@ static bool offset_to_vaddr(const struct tp_symdso *dso, uint64_t off, uint64_t 
 	return true;
 }
 
-/* the chain of DIEs from the CU down to the innermost scope holding pc; only
- * DW_TAG_inlined_subroutine entries are kept, outermost first */
-static bool scope_walk(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *chain, unsigned *n, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > MAX_SCOPE_DEPTH || dwarf_child(die, &child) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&child);
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-			if (dwarf_haspc(&child, pc) != 1)
-				break;
-			if (tag == DW_TAG_inlined_subroutine && *n < MAX_INLINE)
-				chain[(*n)++] = child;
-			scope_walk(&child, pc, chain, n, depth + 1);
-			return true;
-		case DW_TAG_namespace:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-		case DW_TAG_module:
-			if (scope_walk(&child, pc, chain, n, depth + 1))
-				return true;
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-static const char *die_name(Dwarf_Die *die)
-{
-	static const int names[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name };
-	Dwarf_Attribute a;
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *n = dwarf_attr_integrate(die, names[i], &a) ? dwarf_formstring(&a) : NULL;
-
-		if (n)
-			return n;
-	}
-	return "??";
-}
-
-static int inline_chain(struct tp_symdso *dso, Dwarf_Addr pc, struct tp_symres *r)
-{
-	Dwarf_Die chain[MAX_INLINE], *cu;
-	struct tp_syminline *inl;
-	Dwarf_Files *files = NULL;
-	Dwarf_Addr cubias;
-	size_t nfiles = 0;
-	unsigned n = 0, i;
-
-	cu = dwfl_module_addrdie(dso->mod, pc, &cubias);
-	if (!cu)
-		return 0;
-	scope_walk(cu, pc - cubias, chain, &n, 0);
-	if (!n)
-		return 0;
-	inl = tp_symarena__alloc(&dso->arena, n * sizeof(*inl));
-	if (!inl)
-		return -TP_ERR_NOMEM;
-	if (dwarf_getsrcfiles(cu, &files, &nfiles))
-		files = NULL;
-	for (i = 0; i < n; i++) {
-		Dwarf_Die *d = &chain[n - 1 - i];
-		Dwarf_Attribute a;
-		Dwarf_Word w;
-
-		inl[i].func = die_name(d);
-		inl[i].call_file = NULL;
-		inl[i].call_line = 0;
-		if (files && dwarf_formudata(dwarf_attr(d, DW_AT_call_file, &a), &w) == 0 &&
-		    w < nfiles)
-			inl[i].call_file = dwarf_filesrc(files, w, NULL, NULL);
-		if (dwarf_formudata(dwarf_attr(d, DW_AT_call_line, &a), &w) == 0)
-			inl[i].call_line = (unsigned)w;
-	}
-	r->inl = inl;
-	r->n_inline = n;
-	return 0;
-}
-
 int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
 		       struct tp_symres *r)
 {
 	const struct tp_sym *sym;
 	uint64_t vaddr;
-	Dwarf_Addr pc;
 
 	if (dso->addr_is_offset) {
 		if (!offset_to_vaddr(dso, addr, &vaddr))
@@ -381,17 +307,7 @@ int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t 
 		r->sym_size = sym->size;
 		r->offset = vaddr - sym->start;
 	}
-	pc = vaddr + dso->bias;
-	if (s->conf.want_lines) {
-		Dwfl_Line *l = dwfl_module_getsrc(dso->mod, pc);
-		int line = 0;
-
-		if (l) {
-			r->file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-			r->line = line > 0 ? (unsigned)line : 0;
-		}
-	}
-	if (s->conf.want_inlines)
-		return inline_chain(dso, pc, r);
+	if (s->conf.want_lines || s->conf.want_inlines)
+		return tp_symdwarf__resolve(s, dso, vaddr + dso->bias, r);
 	return 0;
 }

@@ -291,16 +291,29 @@ static int dd_cb(void *ctx, const char *path)
 	return try_path(ctx, path);
 }
 
+/* libdwfl's debuginfod calls return an fd without a name: the name of what it opened */
+static char *fd_path(int fd)
+{
+	char proc[64], link[PATH_MAX];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, link, sizeof(link) - 1);
+	if (n <= 0)
+		return NULL;
+	link[n] = '\0';
+	return strdup(link);
+}
+
 /* a file fetched through libdwfl's standard callbacks by build-id: debuginfod, or the
  * .build-id tree under <sysroot>/usr/lib/debug */
 static void try_by_build_id(struct finder *f, const uint8_t *id, size_t len, bool debuginfo)
 {
 	Dwfl_Callbacks cb = f->s->cb;
-	char *fname = NULL, proc[64], link[PATH_MAX];
+	char *fname = NULL;
 	Dwfl_Module *m;
 	Elf *elf = NULL;
 	void *ud = NULL;
-	ssize_t n;
 	Dwfl *tmp;
 	int fd;
 
@@ -318,14 +331,8 @@ static void try_by_build_id(struct finder *f, const uint8_t *id, size_t len, boo
 			       : dwfl_build_id_find_elf(m, &ud, f->dso->info.name, 0, &fname, &elf);
 		if (elf)
 			elf_end(elf);
-		if (fd >= 0 && !fname) {
-			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-			n = readlink(proc, link, sizeof(link) - 1);
-			if (n > 0) {
-				link[n] = '\0';
-				fname = strdup(link);
-			}
-		}
+		if (fd >= 0 && !fname)
+			fname = fd_path(fd);
 		if (fd >= 0)
 			close(fd);
 		if (fname)
@@ -357,6 +364,10 @@ static void search_main(struct finder *f, const char *path, const char *hex)
 	size_t i;
 
 	if (s->buildid_dir && hex[0]) {
+		if (!strcmp(path, "[vdso]")) {	/* perf caches the vdso as <dir>/[vdso]/<id>/vdso */
+			tryf(f, "%s/.build-id/%.2s/%s/vdso", s->buildid_dir, hex, hex + 2);
+			tryf(f, "%s/[vdso]/%s/vdso", s->buildid_dir, hex);
+		}
 		tryf(f, "%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2);
 		tryf(f, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2);
 		if (is_file_path(path))
@@ -459,6 +470,7 @@ int tp_symfind__user(struct tp_symbolizer *s, struct tp_symdso *dso, const char 
 	}
 	dso->info.verify = f.verify;
 	dso->addr_is_offset = true;
+	dso->stand_in = f.role == ROLE_DEBUG_AS_MAIN;
 	err = tp_symelf__open(s, dso, f.path, f.fd);
 	if (err == -TP_ERR_NOMEM)
 		return err;
@@ -476,7 +488,7 @@ int tp_symfind__try_vmlinux(struct tp_symbolizer *s, struct tp_symdso *dso, cons
 	finder_init(&f, s, dso, ROLE_KERNEL);
 	f.user_given = given_by_user;
 	if (!try_path(&f, path))
-		return 1;
+		return f.n_mismatch ? 2 : 1;
 	dso->info.verify = f.verify;
 	err = tp_symelf__open(s, dso, f.path, f.fd);
 	return err == -TP_ERR_NOMEM ? err : err ? 1 : 0;
@@ -551,6 +563,8 @@ int tp_symfind__debuginfo_cb(Dwfl_Module *mod, void **userdata, const char *modn
 					  debuglink_file, debuglink_crc, debuginfo_file_name);
 	if (fd < 0)
 		return -1;
+	if (!*debuginfo_file_name)
+		*debuginfo_file_name = fd_path(fd);
 	if (!*debuginfo_file_name || !verify_fetched(dso, fd, *debuginfo_file_name)) {
 		close(fd);
 		free(*debuginfo_file_name);

@@ -202,7 +202,7 @@ static int try_vmlinux_paths(struct tp_symbolizer *s, struct tp_symdso *dso, con
 		r = tp_symfind__try_vmlinux(s, dso, path, false);
 		if (r <= 0)
 			return r;
-		(*n_bad)++;
+		*n_bad += r == 2;
 	}
 	if (!s->sysroot[0] || !rel || !rel[0])
 		return 1;	/* host paths only under a sysroot: the host's kernel is not the device's */
@@ -213,7 +213,7 @@ static int try_vmlinux_paths(struct tp_symbolizer *s, struct tp_symdso *dso, con
 		r = tp_symfind__try_vmlinux(s, dso, path, false);
 		if (r <= 0)
 			return r;
-		(*n_bad)++;
+		*n_bad += r == 2;
 	}
 	return 1;
 }
@@ -276,7 +276,8 @@ int tp_symbolizer__kernel(struct tp_symbolizer *s, const char *osrelease,
 		if (r < 0)
 			return r;
 		if (r > 0)
-			dso->info.status = tp_path_is_file(s->conf.vmlinux) ? TP_SYMDSO_MISMATCH
+			dso->info.status = r == 2 ? TP_SYMDSO_MISMATCH :
+					   tp_path_is_file(s->conf.vmlinux) ? TP_SYMDSO_UNREADABLE
 									   : TP_SYMDSO_NOT_FOUND;
 	} else {
 		r = try_vmlinux_paths(s, dso, hex, osrelease, &n_bad);

@@ -97,16 +97,22 @@ static bool plausible(struct tp_reader *r, uint64_t pos)
 	return decode(r, p, pos, (size_t)(r->info.data_end - pos), &ev) == 0;
 }
 
-static void resync(struct tp_reader *r, uint64_t pos, bool fresh, const char *why)
+/* the next plausible record header after pos, 8 bytes at a time; end if there is none */
+static uint64_t next_plausible(struct tp_reader *r, uint64_t pos)
 {
 	uint64_t end = r->info.data_end, p = pos + 8;
-	uint32_t type = tp_ld32(r->buf + pos, r->info.swapped);
-	uint16_t size = tp_ld16(r->buf + pos + 6, r->info.swapped);
 
 	while (p < end && end - p >= 8 && !plausible(r, p))
 		p += 8;
-	if (p >= end || end - p < 8)
-		p = end;
+	return p < end && end - p >= 8 ? p : end;
+}
+
+static void resync(struct tp_reader *r, uint64_t pos, bool fresh, const char *why)
+{
+	uint64_t end = r->info.data_end, p = next_plausible(r, pos);
+	uint32_t type = tp_ld32(r->buf + pos, r->info.swapped);
+	uint16_t size = tp_ld16(r->buf + pos + 6, r->info.swapped);
+
 	if (fresh) {
 		tp_log__warn(&r->log, "corrupt record at offset %#llx (type %u, size %u): %s: "
 			     "skipped %llu bytes, %s %#llx", (unsigned long long)pos, type, size,
@@ -126,8 +132,11 @@ static int apply(struct tp_reader *r, const struct tp_event *ev)
 
 	switch (ev->type) {
 	case PERF_RECORD_HEADER_ATTR:
-		return tp_reader__add_attr(r, &ev->u.header_attr.attr, ev->u.header_attr.file_size,
-					   ev->u.header_attr.ids, ev->u.header_attr.nr_ids);
+		err = tp_reader__add_attr(r, &ev->u.header_attr.attr, ev->u.header_attr.file_size,
+					  ev->u.header_attr.ids, ev->u.header_attr.nr_ids);
+		if (!err)	/* in case EVENT_DESC came first */
+			tp_reader__name_attrs(r);
+		return err;
 	case PERF_RECORD_HEADER_FEATURE:
 		/* an empty one is the end marker */
 		if (!ev->u.feature.size || ev->u.feature.feat_id >= HEADER_FEAT_BITS)
@@ -196,8 +205,9 @@ int tp_reader__next(struct tp_reader *r, struct tp_event *ev)
 			continue;
 		}
 		if (size > left) {
-			if (end < r->len) {
-				resync(r, pos, fresh, "size runs past the end of the data section");
+			/* at the end of the input with nothing valid after it: cut short */
+			if (end < r->len || next_plausible(r, pos) < end) {
+				resync(r, pos, fresh, "size runs past the end of the data");
 				continue;
 			}
 			if (fresh) {

@@ -66,6 +66,35 @@ static uint64_t int_arg(va_list *ap, char len, bool is_signed)
 	return is_signed ? (uint64_t)((int64_t)v >> drop) : v >> drop;
 }
 
+/* *n /= base, returning the remainder. 32-bit targets avoid a 64-bit division: libgcc's
+ * __udivdi3 and __umoddi3 cost about 2 KiB on MIPS, this long division a few dozen bytes. */
+static unsigned divmod(uint64_t *n, unsigned base)
+{
+	uint64_t u = *n, q = 0;
+	unsigned r = 0;
+	int i;
+
+	if (sizeof(long) == 8) {
+		*n = u / base;
+		return (unsigned)(u % base);
+	}
+	if (u >> 32 == 0) {
+		*n = (uint32_t)u / base;
+		return (uint32_t)u % base;
+	}
+	for (i = 0; i < 64; i++) {
+		r = r << 1 | (unsigned)(u >> 63);
+		u <<= 1;
+		q <<= 1;
+		if (r >= base) {
+			r -= base;
+			q |= 1;
+		}
+	}
+	*n = q;
+	return r;
+}
+
 static void number(struct fmt *f, uint64_t u, char conv, int flags, int width, int prec)
 {
 	char digits[24], *d = digits + sizeof(digits), prefix[2];
@@ -85,8 +114,7 @@ static void number(struct fmt *f, uint64_t u, char conv, int flags, int width, i
 		prefix[npre++] = 'x' ^ (lower ^ 0x20);
 	}
 	while (u || (prec < 0 && d == digits + sizeof(digits))) {	/* "%.0d" of 0 is "" */
-		*--d = "0123456789ABCDEF"[u % base] | lower;
-		u /= base;
+		*--d = "0123456789ABCDEF"[divmod(&u, base)] | lower;
 	}
 	if (flags & F_ALT && base == 8 && (d == digits + sizeof(digits) || *d != '0'))
 		*--d = '0';

@@ -148,7 +148,7 @@ static void check_io(report_fn *report)
 	C(INLCR); C(IGNCR); C(ICRNL); C(IXON); C(IXOFF); C(OPOST); C(CBAUD); C(B9600);
 	C(B19200); C(B38400); C(B57600); C(B115200); C(B230400); C(B460800); C(B921600);
 	C(B1500000); C(B3000000); C(CSIZE); C(CS8); C(CSTOPB); C(CREAD); C(PARENB); C(CLOCAL);
-	C(CRTSCTS); C(ISIG); C(ICANON); C(ECHO); C(ECHOE); C(IEXTEN);
+	C(CRTSCTS); C(ISIG); C(ICANON); C(ECHO); C(ECHOE); C(ECHONL); C(IEXTEN);
 	C(TCIFLUSH); C(TCOFLUSH); C(TCIOFLUSH);
 #ifdef _IOC_NONE	/* glibc has the kernel's asm/ioctl.h; musl only the _IO* macros */
 	report("_IOC_NONE", TP_IOC_NONE, _IOC_NONE);

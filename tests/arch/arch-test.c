@@ -150,7 +150,8 @@ static void test_barriers(void)
 	uint64_t i, seen = 0, bad = MP_N;
 	int64_t deadline;
 	bool all = true;
-	long m_addr, status, pid;
+	long m_addr, pid;
+	int status;
 	struct mp *m;
 
 	arch_mb();
@@ -183,8 +184,7 @@ static void test_barriers(void)
 			if (m->data[seen] != mp_value(seen))
 				bad = seen;
 	}
-	status = -1;
-	sys_wait4((int)pid, (int *)&status, 0, NULL);
+	sys_wait4((int)pid, &status, 0, NULL);
 	TRUE("acquire/release message passing (fork, shared map)", seen == MP_N && bad == MP_N,
 	     bad != MP_N ? (long long)bad : (long long)seen);
 	sys_munmap(m, sizeof(*m));
@@ -205,17 +205,18 @@ static void test_ids(void)
 	if (!EQ("uname", sys_uname(&u), 0))
 		return;
 	check_str("uname sysname", u.sysname, "Linux");
-	for (w = ARCH_UNAME_MACHINES; *w; w += *w == ' ') {
-		size_t n = strchr(w, ' ') ? (size_t)(strchr(w, ' ') - w) : strlen(w);
+	for (w = ARCH_UNAME_MACHINES; *w;) {	/* space-separated prefixes */
+		const char *sp = strchr(w, ' ');
+		size_t n = sp ? (size_t)(sp - w) : strlen(w);
 
 		match |= !strncmp(u.machine, w, n);
-		w += n;
+		w += n + (sp != NULL);
 	}
 	if (match)
 		check_ok("uname machine matches " ARCH_NAME, u.machine);
 	else
 		check_fail("uname machine matches " ARCH_NAME, "expected one of \"%s\", got \"%s\"",
-		     ARCH_UNAME_MACHINES, u.machine);
+			   ARCH_UNAME_MACHINES, u.machine);
 	env.page_size = (long)tp_getauxval(TP_AT_PAGESZ);
 	TRUE("getauxval(AT_PAGESZ) is a power of two >= 4096",
 	     env.page_size >= 4096 && !(env.page_size & (env.page_size - 1)), env.page_size);

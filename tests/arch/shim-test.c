@@ -79,9 +79,10 @@ static void test_fmt(void)
 	fmt_case("he", "%.*s", 2, "hello");
 	fmt_case("-9223372036854775808", "%lld", (long long)(-9223372036854775807LL - 1));
 	fmt_case("18446744073709551615", "%llu", 18446744073709551615ULL);
-	fmt_case("100000000", "%llx", 1ULL << 32);
+	fmt_case("100000000 1777777777777777777777", "%llx %llo", 1ULL << 32, ~0ULL);
 	fmt_case("123 -5 -7 -1", "%zu %td %jd %ld", (size_t)123, (ptrdiff_t)-5, (intmax_t)-7, -1L);
-	fmt_case("44 -1 65535 200", "%hhd %hd %hu %hhu", 300, 65535, 65535, 200);
+	fmt_case("-44 -1 65535 200", "%hhd %hd %hu %hhu", (signed char)-44, (short)-1,
+		 (unsigned short)65535, (unsigned char)200);
 	fmt_case("0x1f", "%p", (void *)0x1f);
 	fmt_case("100%", "%d%%", 100);
 	fmt_case("||0|000", "|%.0d|%x|%.3d", 0, 0, 0);

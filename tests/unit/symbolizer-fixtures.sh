@@ -148,3 +148,17 @@ mkdir -p srv
 for a in $(cat arches); do
 	cp -r "$a/srv/buildid" srv/
 done
+
+# the kernel found without --vmlinux/--kallsyms: a vmlinux under the sysroot, and a kallsyms in
+# perf's build-id cache (made from the vmlinux's symbols: "<addr> T <name>")
+a=x86_64
+if [ -f $a/vmlinux ]; then
+	kbid=$(readelf -n $a/vmlinux | awk '/Build ID/ { print $3 }')
+	echo "$kbid" > $a/vmlinux.buildid
+	mkdir -p $a/s-kernel/boot "$a/cache-kernel/[kernel.kallsyms]/$kbid"
+	cp $a/vmlinux $a/s-kernel/boot/vmlinux-6.1.0-tp
+	awk '{ t = NF == 4 ? $3 : $2; print $1, t, $NF }' $a/vmlinux.nm > "$a/cache-kernel/[kernel.kallsyms]/$kbid/kallsyms"
+	# debuginfod with no local file at all: the executable and its debuginfo both served
+	mkdir -p "srv/buildid/$(cat $a/app.buildid)"
+	cp $a/app.stripped "srv/buildid/$(cat $a/app.buildid)/executable"
+fi

@@ -1,0 +1,609 @@
+/* 'tinyperf recv': receive what recorders stream (tinyperf record -o tcp://..., serial:...)
+ * and save one regular perf.data per session, in a directory per device. One poll loop
+ * serves every connection and line; the work is the library's (host-tools/lib/recv.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host-tools/cmd.h"
+#include "host-tools/lib/error.h"
+#include "host-tools/lib/recv-io.h"
+#include "host-tools/lib/recv.h"
+#include "include/tinyperf/perf_data.h"
+
+#define MAX_INPUTS	260
+#define DEFAULT_PORT	"5155"
+#define DEFAULT_DIR	"tinyperf-recv"
+#define IDLE_MS		100	/* a quiet line hands its pending text out */
+#define RETRY_MS	1000
+
+enum kind { IN_LISTEN, IN_CONN, IN_LINE, IN_CONNECTING, IN_WAITING };
+
+struct input {
+	enum kind kind;
+	int fd;
+	char name[96];
+	struct tp_recv_conn *conn;
+	struct tp_recv_line *line;
+	struct tp_recv_tty tty;
+	int64_t last_rx, retry_at;
+	bool unflushed;			/* line bytes since the last idle flush */
+	struct sockaddr_storage addr;	/* --connect */
+	socklen_t alen;
+	bool said_waiting;
+};
+
+struct recv {
+	struct tp_recv_conf conf;
+	struct tp_log log;
+	const char *dir;
+	struct input *in[MAX_INPUTS];
+	unsigned n, clients, max_clients;
+	unsigned long finished, saved, count;
+	bool quiet, progress, progress_shown;
+	int verbose;
+	int64_t progress_at;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- messages: one line each on stderr, the progress line cleared first ---- */
+
+static void clear_progress(struct recv *r)
+{
+	if (r->progress_shown)
+		fputs("\r\033[K", stderr);
+	r->progress_shown = false;
+}
+
+static void say(struct recv *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct recv *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	clear_progress(r);
+	fputs("tinyperf: recv: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void on_log(void *ctx, enum tp_log_level level, const char *msg)
+{
+	struct recv *r = ctx;
+
+	if (level <= TP_LOG_WARN || (level == TP_LOG_INFO && !r->quiet) || r->verbose)
+		say(r, "%s", msg);
+}
+
+static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info *i)
+{
+	struct recv *r = ctx;
+	char frames[96] = "";
+
+	if (ev == TP_RECV_STARTED) {
+		if (!r->quiet)
+			say(r, "%s: device '%s', session %s (tinyperf %s%s): saving to %s/%s",
+			    i->origin, i->device, i->hello.session, i->hello.version,
+			    i->swapped ? ", other byte order" : "", r->dir, i->path);
+		return;
+	}
+	r->finished++;
+	if (i->frames || i->frames_lost)
+		snprintf(frames, sizeof(frames), ", %llu frames kept, %llu lost",
+			 (unsigned long long)i->frames, (unsigned long long)i->frames_lost);
+	if (!i->path[0]) {
+		say(r, "%s: nothing saved for device '%s' (%s)", i->origin, i->device,
+		    i->error ? i->error : "no events in the stream");
+		return;
+	}
+	r->saved++;
+	say(r, "saved %s/%s: %llu samples, %.2f MB%s; %s%s%s", r->dir, i->path,
+	    (unsigned long long)i->samples, i->bytes / 1e6, frames,
+	    i->complete && !i->error ? "stream complete" : "stream ended early (",
+	    i->complete && !i->error ? "" : i->error ? i->error : "no end marker",
+	    i->complete && !i->error ? "" : "): kept what arrived");
+}
+
+static void on_text(void *ctx, const char *origin, const uint8_t *text, size_t len)
+{
+	struct recv *r = ctx;
+
+	(void)origin;
+	clear_progress(r);
+	fwrite(text, 1, len, stdout);
+	fflush(stdout);
+}
+
+static void show_progress(struct recv *r)
+{
+	uint64_t samples = 0, bytes = 0, lost = 0;
+	unsigned active = 0;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		struct input *in = r->in[i];
+		struct tp_recv_sess *s = in->conn ? tp_recv_conn__session(in->conn) :
+					 in->line ? tp_recv_line__session(in->line) : NULL;
+
+		if (s) {
+			const struct tp_recv_info *info = tp_recv_sess__info(s);
+
+			active++;
+			samples += info->samples;
+			bytes += info->bytes;
+			lost += info->frames_lost;
+		}
+	}
+	fprintf(stderr, "\r\033[Ktinyperf: recv: %u receiving, %llu samples, %.2f MB, %llu frames "
+		"lost, %lu saved", active, (unsigned long long)samples, bytes / 1e6,
+		(unsigned long long)lost, r->saved);
+	r->progress_shown = true;
+}
+
+/* ---- inputs ---- */
+
+static struct input *add(struct recv *r, enum kind kind, int fd, const char *name)
+{
+	struct input *in;
+
+	if (r->n == MAX_INPUTS || !(in = calloc(1, sizeof(*in))))
+		return NULL;
+	in->kind = kind;
+	in->fd = fd;
+	in->last_rx = now_ms();
+	snprintf(in->name, sizeof(in->name), "%s", name);
+	r->in[r->n++] = in;
+	return in;
+}
+
+static void drop(struct recv *r, unsigned i, const char *why)
+{
+	struct input *in = r->in[i];
+
+	if (in->conn) {
+		tp_recv_conn__close(in->conn, why);
+		r->clients--;
+	}
+	if (in->line)
+		tp_recv_line__close(in->line, why);
+	if (in->kind == IN_LINE)
+		tp_recv_serial_close(&in->tty);
+	else if (in->fd >= 0)
+		close(in->fd);
+	free(in);
+	r->in[i] = r->in[--r->n];
+}
+
+static void accept_client(struct recv *r, struct input *l)
+{
+	struct sockaddr_storage a;
+	socklen_t alen = sizeof(a);
+	char name[96];
+	struct input *in;
+	int fd = accept4(l->fd, (struct sockaddr *)&a, &alen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	tp_recv_format_addr(name, sizeof(name), &a);
+	if (r->clients >= r->max_clients || !(in = add(r, IN_CONN, fd, name))) {
+		say(r, "%s: refused: already %u clients (--max-clients)", name, r->clients);
+		close(fd);
+		return;
+	}
+	if (tp_recv_conn__new(&in->conn, &r->conf, name)) {
+		say(r, "%s: out of memory: dropped", name);
+		drop(r, r->n - 1, NULL);
+		return;
+	}
+	r->clients++;
+}
+
+/* bytes from a connection; false when it is done */
+static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap)
+{
+	ssize_t n = read(in->fd, buf, cap);
+	int e;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return true;
+	if (n <= 0) {
+		struct tp_recv_sess *s = tp_recv_conn__session(in->conn);
+
+		if (!s && n == 0 && !r->quiet)
+			say(r, "%s: closed before sending anything", in->name);
+		if (s && !tp_recv_sess__info(s)->complete)
+			tp_recv_sess__info(s)->error = n ? "the connection broke" :
+						       "the connection closed mid-stream";
+		return false;
+	}
+	e = tp_recv_conn__feed(in->conn, buf, (size_t)n);
+	if (e >= 0)
+		return true;
+	if (e == -TP_ERR_BAD_MAGIC && !tp_recv_conn__session(in->conn))
+		say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn));
+	else
+		say(r, "%s: the stream broke: %s: dropped", in->name,
+		    tp_recv_conn__error(in->conn) ? tp_recv_conn__error(in->conn) : tp_error_str(e));
+	return false;
+}
+
+static bool line_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap)
+{
+	ssize_t n = read(in->fd, buf, cap);
+
+	(void)r;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return true;
+	if (n <= 0)
+		return false;		/* EOF, or EIO: the other end hung up */
+	tp_recv_line__feed(in->line, buf, (size_t)n);
+	in->last_rx = now_ms();
+	in->unflushed = true;
+	return true;
+}
+
+static void connect_step(struct recv *r, struct input *in, short revents)
+{
+	int e;
+
+	if (in->kind == IN_WAITING) {
+		if (now_ms() < in->retry_at)
+			return;
+		e = tp_recv_connect_start(&in->addr, in->alen);
+		if (e < 0) {
+			in->retry_at = now_ms() + RETRY_MS;
+			return;
+		}
+		in->fd = e;
+		in->kind = IN_CONNECTING;
+		return;
+	}
+	if (!(revents & (POLLOUT | POLLERR | POLLHUP)))
+		return;
+	e = tp_recv_connect_result(in->fd);
+	if (e) {
+		if (!in->said_waiting && !r->quiet)
+			say(r, "%s: %s: trying again every second", in->name, strerror(-e));
+		in->said_waiting = true;
+		close(in->fd);
+		in->fd = -1;
+		in->kind = IN_WAITING;
+		in->retry_at = now_ms() + RETRY_MS;
+		return;
+	}
+	if (tp_recv_conn__new(&in->conn, &r->conf, in->name))
+		return;
+	in->kind = IN_CONN;
+	r->clients++;
+	if (!r->quiet)
+		say(r, "%s: connected", in->name);
+}
+
+/* ---- --from-file: a capture of a line or a connection, read to its end ---- */
+
+static int from_file(struct recv *r, const char *path)
+{
+	static uint8_t buf[65536];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	struct tp_recv_conn *c = NULL;
+	struct tp_recv_line *l = NULL;
+	unsigned long before = r->saved;
+	bool first = true;
+	int e = 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		say(r, "cannot open %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0 && !stop) {
+		if (first) {
+			uint64_t magic = 0;
+
+			memcpy(&magic, buf, n >= 8 ? 8 : (size_t)n);
+			first = false;
+			/* a TCP capture (hello) or a bare pipe stream, else a serial line's bytes */
+			if (!memcmp(buf, TP_HELLO_MAGIC, (size_t)n < 10 ? (size_t)n : 10) ||
+			    magic == PERF_MAGIC2 || magic == PERF_MAGIC2_SWAPPED)
+				e = tp_recv_conn__new(&c, &r->conf, path);
+			else
+				e = tp_recv_line__new(&l, &r->conf, path);
+			if (e)
+				break;
+		}
+		if (c && (e = tp_recv_conn__feed(c, buf, (size_t)n)) < 0) {
+			say(r, "%s: %s", path, tp_recv_conn__error(c) ? tp_recv_conn__error(c) :
+			    tp_error_str(e));
+			break;
+		}
+		if (l)
+			tp_recv_line__feed(l, buf, (size_t)n);
+	}
+	if (n < 0)
+		say(r, "cannot read %s: %s", path, strerror(errno));
+	if (c)
+		tp_recv_conn__close(c, "the capture ends mid-stream");
+	if (l) {
+		const struct tp_deframer_stats *st = tp_recv_line__stats(l);
+
+		if (!r->quiet)
+			say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text",
+			    path, (unsigned long long)st->frames, (unsigned long long)st->lost,
+			    (unsigned long long)st->bad, (unsigned long long)st->text_bytes);
+		tp_recv_line__close(l, "the capture ends mid-session");
+	}
+	if (fd)
+		close(fd);
+	return r->saved > before ? 0 : 1;
+}
+
+/* ---- the loop ---- */
+
+static bool done(const struct recv *r)
+{
+	return stop || (r->count && r->finished >= r->count) || !r->n;
+}
+
+static void loop(struct recv *r)
+{
+	static uint8_t buf[65536];
+	struct pollfd pfd[MAX_INPUTS];
+
+	while (!done(r)) {
+		unsigned n = r->n;
+		int64_t t;
+
+		for (unsigned i = 0; i < n; i++) {
+			struct input *in = r->in[i];
+
+			pfd[i].fd = in->kind == IN_WAITING ? -1 : in->fd;
+			pfd[i].events = in->kind == IN_CONNECTING ? POLLOUT : POLLIN;
+			pfd[i].revents = 0;
+		}
+		if (poll(pfd, n, IDLE_MS) < 0 && errno != EINTR)
+			break;
+		t = now_ms();
+		/* backwards: drop() moves the last input into the hole */
+		for (unsigned i = n; i-- > 0 && !done(r);) {
+			struct input *in = r->in[i];
+			bool keep = true;
+
+			if (in->kind == IN_WAITING || in->kind == IN_CONNECTING) {
+				connect_step(r, in, pfd[i].revents);
+				continue;
+			}
+			if (in->kind == IN_LINE && in->unflushed && t - in->last_rx >= IDLE_MS) {
+				tp_recv_line__idle(in->line);
+				in->unflushed = false;
+			}
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (in->kind == IN_LISTEN)
+				accept_client(r, in);
+			else if (in->kind == IN_CONN)
+				keep = conn_read(r, in, buf, sizeof(buf));
+			else
+				keep = line_read(r, in, buf, sizeof(buf));
+			if (!keep)
+				drop(r, i, in->kind == IN_LINE ? "the line closed mid-session" : NULL);
+		}
+		if (r->progress && t - r->progress_at >= 250) {
+			show_progress(r);
+			r->progress_at = t;
+		}
+	}
+	clear_progress(r);
+	while (r->n)
+		drop(r, r->n - 1, "tinyperf recv stopped");
+}
+
+/* ---- options ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tinyperf recv [OPTIONS]\n"
+		"Receive recordings streamed by devices ('tinyperf record -o tcp://HOST:PORT',\n"
+		"'-o tcp-listen://:PORT', '-o serial:DEV[,BAUD]') and save each session as a\n"
+		"regular perf.data: DIR/<device>/<date>-<time>-<session>.data. Several devices at\n"
+		"once; a stream that breaks still gives a valid file with what arrived. Console\n"
+		"text that arrives on a serial line between frames goes to stdout.\n"
+		"  -o, --output DIR       where to save (default ./" DEFAULT_DIR ")\n"
+		"      --bind ADDR        listen on ADDR (default 127.0.0.1; 0.0.0.0 or :: for\n"
+		"                         every interface)\n"
+		"      --port PORT        listen on PORT (default " DEFAULT_PORT ")\n"
+		"      --connect HOST:PORT  connect to a recorder started with tcp-listen://\n"
+		"      --serial DEV[,BAUD]  read a serial line (made raw at BAUD)\n"
+		"      --from-file FILE   read a capture of a serial line or a TCP stream, or a\n"
+		"                         pipe-mode perf.data ('tinyperf record -o -'), then exit\n"
+		"      --count N          exit after N sessions were saved or ended\n"
+		"      --max-clients N    TCP clients at once (default 64)\n"
+		"  -q, --quiet            only errors and what was saved\n"
+		"  -v, --verbose          more messages\n"
+		"Listens on TCP unless only --serial, --connect or --from-file are given (or\n"
+		"--bind/--port ask for it too). Stops on Ctrl-C, finishing every file.\n");
+}
+
+struct args {
+	const char *bind, *port, *from[16], *serial[16], *connect[16];
+	unsigned nfrom, nserial, nconnect;
+};
+
+static int parse(struct recv *r, struct args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
+		size_t len = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+		static const char *const with_value[] = { "-o", "--output", "--bind", "--port",
+			"--connect", "--serial", "--from-file", "--count", "--max-clients" };
+		char *end;
+
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+			if (strlen(with_value[k]) == len && !strncmp(arg, with_value[k], len)) {
+				val = eq && len < strlen(arg) ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+				if (!val) {
+					fprintf(stderr, "tinyperf: recv: %s needs a value\n", arg);
+					return -1;
+				}
+			}
+		}
+#define IS(s) (strlen(s) == len && !strncmp(arg, s, len))
+		if (IS("-o") || IS("--output")) {
+			r->dir = val;
+		} else if (IS("--bind")) {
+			a->bind = val;
+		} else if (IS("--port")) {
+			a->port = val;
+		} else if (IS("--connect") && a->nconnect < 16) {
+			a->connect[a->nconnect++] = val;
+		} else if (IS("--serial") && a->nserial < 16) {
+			a->serial[a->nserial++] = val;
+		} else if (IS("--from-file") && a->nfrom < 16) {
+			a->from[a->nfrom++] = val;
+		} else if (IS("--count") || IS("--max-clients")) {
+			unsigned long v = strtoul(val, &end, 10);
+
+			if (*end || !v || v > 100000) {
+				fprintf(stderr, "tinyperf: recv: bad number '%s' for %s\n", val, arg);
+				return -1;
+			}
+			if (IS("--count"))
+				r->count = v;
+			else
+				r->max_clients = (unsigned)v;
+		} else if (IS("-q") || IS("--quiet")) {
+			r->quiet = true;
+		} else if (IS("-v") || IS("--verbose")) {
+			r->verbose++;
+		} else if (IS("-h") || IS("--help")) {
+			usage(stdout);
+			return 1;
+		} else {
+			fprintf(stderr, "tinyperf: recv: unknown option '%s'\n", arg);
+			return -1;
+		}
+#undef IS
+	}
+	return 0;
+}
+
+static int open_inputs(struct recv *r, const struct args *a)
+{
+	char name[160];
+
+	if (a->bind || a->port || (!a->nserial && !a->nconnect && !a->nfrom)) {
+		struct sockaddr_storage sa;
+		socklen_t len;
+		char spec[160];
+		int fd;
+
+		snprintf(spec, sizeof(spec), "%s%s%s:%s", a->bind && strchr(a->bind, ':') ? "[" : "",
+			 a->bind ? a->bind : "127.0.0.1", a->bind && strchr(a->bind, ':') ? "]" : "",
+			 a->port ? a->port : DEFAULT_PORT);
+		if (tp_recv_resolve(spec, NULL, true, &sa, &len)) {
+			say(r, "bad address to listen on: %s", spec);
+			return -1;
+		}
+		fd = tp_recv_listen(&sa, len);
+		tp_recv_format_addr(name, sizeof(name), &sa);
+		if (fd < 0) {
+			say(r, "cannot listen on %s: %s", name, strerror(-fd));
+			return -1;
+		}
+		add(r, IN_LISTEN, fd, name);
+		if (!r->quiet)
+			say(r, "listening on %s, saving to %s/ (on the device: tinyperf record -o "
+			    "tcp://THIS-HOST:%s ...)", name, r->dir, a->port ? a->port : DEFAULT_PORT);
+	}
+	for (unsigned i = 0; i < a->nserial; i++) {
+		struct tp_recv_tty tty;
+		char dev[128];
+		int fd = tp_recv_serial_open(a->serial[i], &tty, dev, sizeof(dev));
+		struct input *in;
+
+		if (fd < 0) {
+			say(r, "cannot open serial line %s: %s%s", a->serial[i], strerror(-fd),
+			    fd == -EINVAL ? " (give DEV or DEV,BAUD)" : "");
+			return -1;
+		}
+		in = add(r, IN_LINE, fd, dev);
+		if (!in || tp_recv_line__new(&in->line, &r->conf, dev)) {
+			say(r, "out of memory");
+			return -1;
+		}
+		in->tty = tty;
+	}
+	for (unsigned i = 0; i < a->nconnect; i++) {
+		struct input *in = add(r, IN_WAITING, -1, a->connect[i]);
+
+		if (!in || tp_recv_resolve(a->connect[i], NULL, false, &in->addr, &in->alen)) {
+			say(r, "bad address '%s': give HOST:PORT or [IPV6]:PORT", a->connect[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_recv(int argc, char **argv)
+{
+	struct recv r = { .dir = DEFAULT_DIR, .max_clients = 64 };
+	struct args a = { 0 };
+	struct sigaction sa = { .sa_handler = on_stop };
+	int e, rc = 0;
+
+	e = parse(&r, &a, argc, argv);
+	if (e)
+		return e > 0 ? 0 : 2;
+	r.log = (struct tp_log){ on_log, &r };
+	r.progress = !r.quiet && isatty(2);
+	if (mkdir(r.dir, 0755) < 0 && errno != EEXIST) {
+		say(&r, "cannot create %s: %s", r.dir, strerror(errno));
+		return 1;
+	}
+	r.conf.dirfd = open(r.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r.conf.dirfd < 0) {
+		say(&r, "cannot open %s: %s", r.dir, strerror(errno));
+		return 1;
+	}
+	r.conf.log = &r.log;
+	r.conf.on_event = on_event;
+	r.conf.on_text = on_text;
+	r.conf.ctx = &r;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	for (unsigned i = 0; i < a.nfrom; i++)
+		rc |= from_file(&r, a.from[i]);
+	if (open_inputs(&r, &a) == 0)
+		loop(&r);
+	else
+		rc = 1;
+	while (r.n)
+		drop(&r, r.n - 1, "tinyperf recv stopped");
+	close(r.conf.dirfd);
+	return rc;
+}

@@ -1,0 +1,250 @@
+/* One serial line (or a capture of one): frames in, sessions out, console text passed on.
+ *
+ * A session starts when both its HELLO and its whole head (HEAD frames: pipe header and
+ * HEADER_ATTR records) have arrived; both are repeated by the recorder, so a receiver that
+ * lost them, or started late, still gets there. DATA frames that come before that wait in a
+ * bounded queue. After a lost frame the stream is picked up at the next record start a DATA
+ * frame announces: only the records the lost frames touched are missing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/error.h"
+#include "host-tools/lib/recv.h"
+
+#define HEAD_MAX	65535
+#define PENDING_MAX	(1u << 20)	/* DATA bytes kept while waiting for HELLO and HEAD */
+
+struct tp_recv_line {
+	struct tp_recv_conf conf;
+	char origin[96];
+	struct tp_deframer dec;
+	struct tp_recv_sess *sess;
+	/* the next session's start */
+	struct tp_hello hello;
+	bool have_hello;
+	uint8_t *head;			/* HEAD_MAX bytes */
+	uint8_t *head_bits;		/* which bytes of head arrived */
+	uint32_t head_total, head_have;
+	bool head_done;
+	/* DATA frames before the session could start: [u32 lost][u16 len][payload]... */
+	uint8_t *pending;
+	size_t pending_len;
+	uint64_t pending_lost;		/* frames lost (or dropped) while pending */
+	bool in_sync;			/* the last DATA frame was fed without a loss */
+};
+
+static void finish(struct tp_recv_line *l, const char *why)
+{
+	if (l->sess)
+		tp_recv_sess__close(l->sess, why);
+	l->sess = NULL;
+	l->have_hello = false;
+	l->head_done = false;
+	l->head_total = l->head_have = 0;
+	l->pending_len = 0;
+	l->pending_lost = 0;
+	l->in_sync = false;
+}
+
+static void data(struct tp_recv_line *l, const uint8_t *p, size_t n, uint32_t lost)
+{
+	struct tp_recv_info *info = tp_recv_sess__info(l->sess);
+	uint16_t first;
+
+	info->frames_lost += lost;
+	info->frames++;
+	if (n < 2 || tp_recv_sess__info(l->sess)->error)
+		return;
+	first = (uint16_t)(p[0] | p[1] << 8);
+	p += 2;
+	n -= 2;
+	if (lost || !l->in_sync) {
+		/* resume at the first record that starts in this frame */
+		if (first == TP_FRAME_NO_START || first > n) {
+			l->in_sync = false;
+			return;
+		}
+		tp_recv_sess__resync(l->sess);
+		p += first;
+		n -= first;
+		l->in_sync = true;
+	}
+	if (tp_recv_sess__feed(l->sess, p, n))
+		l->in_sync = false;	/* the session keeps its error; nothing more is fed */
+}
+
+/* HELLO and the whole head are there: open the session, feed the head, replay the queue */
+static void try_start(struct tp_recv_line *l)
+{
+	size_t off = 0;
+
+	if (l->sess || !l->have_hello || !l->head_done)
+		return;
+	if (tp_recv_sess__new(&l->sess, &l->conf, &l->hello, l->origin))
+		return;
+	tp_recv_sess__info(l->sess)->frames_lost = l->pending_lost;
+	tp_recv_sess__feed(l->sess, l->head, l->head_total);
+	while (off + 6 <= l->pending_len) {
+		uint32_t lost;
+		uint16_t n;
+
+		memcpy(&lost, l->pending + off, 4);
+		memcpy(&n, l->pending + off + 4, 2);
+		data(l, l->pending + off + 6, n, lost);
+		off += 6 + (size_t)n;
+	}
+	l->pending_len = 0;
+}
+
+static void queue(struct tp_recv_line *l, const uint8_t *p, size_t n, uint32_t lost)
+{
+	if (6 + n > PENDING_MAX - l->pending_len) {
+		l->pending_lost += 1 + lost;	/* dropped: it counts as lost */
+		return;
+	}
+	memcpy(l->pending + l->pending_len, &lost, 4);
+	memcpy(l->pending + l->pending_len + 4, &(uint16_t){ (uint16_t)n }, 2);
+	memcpy(l->pending + l->pending_len + 6, p, n);
+	l->pending_len += 6 + n;
+}
+
+static void head_piece(struct tp_recv_line *l, const uint8_t *p, size_t n)
+{
+	uint32_t total, off;
+
+	if (l->head_done || n < 4)
+		return;
+	total = (uint32_t)(p[0] | p[1] << 8);
+	off = (uint32_t)(p[2] | p[3] << 8);
+	p += 4;
+	n -= 4;
+	if (!total || off + n > total)
+		return;
+	if (total != l->head_total) {		/* another head: start over */
+		memset(l->head_bits, 0, HEAD_MAX / 8 + 1);
+		l->head_total = total;
+		l->head_have = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t b = off + (uint32_t)i;
+
+		if (!(l->head_bits[b / 8] & (1u << (b % 8)))) {
+			l->head_bits[b / 8] |= (uint8_t)(1u << (b % 8));
+			l->head[b] = p[i];
+			l->head_have++;
+		}
+	}
+	l->head_done = l->head_have == l->head_total;
+}
+
+static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
+{
+	struct tp_recv_line *l = ctx;
+	struct tp_hello h;
+
+	switch (f->type) {
+	case TP_FRAME_HELLO:
+		if (tp_hello__parse(&h, (const char *)f->payload, f->len))
+			break;
+		if (l->have_hello && strcmp(h.session, l->hello.session))
+			finish(l, "a new session began on the line before this one ended");
+		if (!l->have_hello) {
+			l->hello = h;
+			l->have_hello = true;
+		}
+		break;
+	case TP_FRAME_HEAD:
+		head_piece(l, f->payload, f->len);
+		break;
+	case TP_FRAME_DATA:
+		if (l->sess) {
+			data(l, f->payload, f->len, lost);
+			return;
+		}
+		queue(l, f->payload, f->len, lost);
+		lost = 0;
+		break;
+	case TP_FRAME_END:
+		/* the session is over (a duplicate END finds nothing left to do) */
+		if (l->sess) {
+			tp_recv_sess__info(l->sess)->frames_lost += lost;
+			tp_recv_sess__info(l->sess)->frames++;
+			tp_recv_sess__info(l->sess)->complete = true;
+		}
+		finish(l, NULL);
+		return;
+	}
+	try_start(l);
+	if (l->sess) {
+		tp_recv_sess__info(l->sess)->frames_lost += lost;
+		tp_recv_sess__info(l->sess)->frames++;
+	} else {
+		l->pending_lost += lost;
+	}
+}
+
+static void on_text(void *ctx, const uint8_t *text, size_t len)
+{
+	struct tp_recv_line *l = ctx;
+
+	if (l->conf.on_text)
+		l->conf.on_text(l->conf.ctx, l->origin, text, len);
+}
+
+int tp_recv_line__new(struct tp_recv_line **out, const struct tp_recv_conf *conf,
+		      const char *origin)
+{
+	struct tp_recv_line *l = calloc(1, sizeof(*l));
+	struct tp_deframer_ops ops = { on_frame, on_text, NULL };
+
+	*out = NULL;
+	if (!l)
+		return -TP_ERR_NOMEM;
+	l->head = malloc(HEAD_MAX);
+	l->head_bits = calloc(1, HEAD_MAX / 8 + 1);
+	l->pending = malloc(PENDING_MAX);
+	if (!l->head || !l->head_bits || !l->pending) {
+		free(l->head);
+		free(l->head_bits);
+		free(l->pending);
+		free(l);
+		return -TP_ERR_NOMEM;
+	}
+	l->conf = *conf;
+	snprintf(l->origin, sizeof(l->origin), "%s", origin);
+	ops.ctx = l;
+	tp_deframer__init(&l->dec, &ops);
+	*out = l;
+	return 0;
+}
+
+void tp_recv_line__feed(struct tp_recv_line *l, const void *buf, size_t len)
+{
+	tp_deframer__feed(&l->dec, buf, len);
+}
+
+void tp_recv_line__idle(struct tp_recv_line *l)
+{
+	tp_deframer__idle(&l->dec);
+}
+
+struct tp_recv_sess *tp_recv_line__session(struct tp_recv_line *l)
+{
+	return l->sess;
+}
+
+const struct tp_deframer_stats *tp_recv_line__stats(const struct tp_recv_line *l)
+{
+	return &l->dec.st;
+}
+
+void tp_recv_line__close(struct tp_recv_line *l, const char *why)
+{
+	tp_deframer__idle(&l->dec);
+	finish(l, why);
+	free(l->head);
+	free(l->head_bits);
+	free(l->pending);
+	free(l);
+}

@@ -1,0 +1,419 @@
+/* Stream framing for serial lines and the hello line (format in framing.h): encoders for
+ * the recorder, the streaming decoder for `tinyperf recv`. */
+#include "libc-shim/shim.h"
+#include "perfdata/framing.h"
+
+/* ---- hello ---- */
+
+int tp_hello__format(char *buf, size_t cap, const struct tp_hello *h)
+{
+	int n = tp_snprintf(buf, cap, TP_HELLO_MAGIC "version=%s session=%s device=%s\n",
+			    h->version, h->session, h->device);
+
+	return n < 0 || (size_t)n >= cap ? -TP_ENOSPC : n;
+}
+
+/* the value of "key=" in [p, end) up to the next space (or to the end for the last key) */
+static bool field(const char *p, const char *end, const char *key, bool rest, char *out,
+		  size_t cap)
+{
+	size_t klen = strlen(key), n = 0;
+
+	while (p < end) {
+		if ((size_t)(end - p) > klen && !memcmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			while (p < end && (rest || *p != ' ')) {
+				if (n + 1 < cap)
+					out[n++] = *p;
+				p++;
+			}
+			out[n] = 0;
+			return true;
+		}
+		while (p < end && *p != ' ')
+			p++;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	return false;
+}
+
+int tp_hello__parse(struct tp_hello *h, const char *line, size_t len)
+{
+	size_t mlen = sizeof(TP_HELLO_MAGIC) - 1;
+	const char *end = line + len;
+
+	memset(h, 0, sizeof(*h));
+	if (len && line[len - 1] == '\r')
+		end--;
+	if (len < mlen || memcmp(line, TP_HELLO_MAGIC, mlen) || memchr(line, 0, len))
+		return -TP_EINVAL;
+	line += mlen;
+	if (!field(line, end, "version", false, h->version, sizeof(h->version)) ||
+	    !field(line, end, "session", false, h->session, sizeof(h->session)) ||
+	    !field(line, end, "device", true, h->device, sizeof(h->device)))
+		return -TP_EINVAL;
+	return 0;
+}
+
+/* ---- CRC-32 (IEEE 802.3, reflected 0xedb88320), a nibble at a time: a 64-byte table keeps
+ * the recorder small and is fast enough for any serial line ---- */
+
+static const uint32_t crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,
+	0x4db26158, 0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
+uint32_t tp_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+	}
+	return ~crc;
+}
+
+/* ---- COBS ---- */
+
+size_t tp_cobs_encode(uint8_t *out, size_t cap, const uint8_t *in, size_t len)
+{
+	size_t o = 1, code_at = 0;
+	uint8_t code = 1;
+
+	if (!cap)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (in[i]) {
+			if (o >= cap)
+				return 0;
+			out[o++] = in[i];
+			code++;
+		}
+		if (!in[i] || code == 0xff) {
+			out[code_at] = code;
+			code = 1;
+			if (o >= cap)
+				return 0;
+			code_at = o++;
+		}
+	}
+	out[code_at] = code;
+	return o;
+}
+
+long tp_cobs_decode(uint8_t *out, size_t cap, const uint8_t *in, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		uint8_t code = in[i++];
+
+		if (!code || (size_t)code - 1 > len - i || (size_t)code - 1 > cap - o)
+			return -1;
+		memcpy(out + o, in + i, code - 1u);
+		o += code - 1u;
+		i += code - 1u;
+		if (code != 0xff && i < len) {
+			if (o >= cap)
+				return -1;
+			out[o++] = 0;
+		}
+	}
+	return (long)o;
+}
+
+/* ---- base64 ---- */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static size_t b64_encode(char *out, const uint8_t *in, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16;
+		size_t n = len - i < 3 ? len - i : 3;
+
+		if (n > 1)
+			v |= (uint32_t)in[i + 1] << 8;
+		if (n > 2)
+			v |= in[i + 2];
+		out[o++] = b64[v >> 18 & 63];
+		out[o++] = b64[v >> 12 & 63];
+		out[o++] = n > 1 ? b64[v >> 6 & 63] : '=';
+		out[o++] = n > 2 ? b64[v & 63] : '=';
+	}
+	return o;
+}
+
+static int b64_value(uint8_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* the decoded length, or -1 */
+static long b64_decode(uint8_t *out, size_t cap, const uint8_t *in, size_t len)
+{
+	size_t o = 0;
+
+	if (len % 4)
+		return -1;
+	for (size_t i = 0; i < len; i += 4) {
+		uint32_t v = 0;
+		int pad = 0;
+
+		for (int k = 0; k < 4; k++) {
+			int x = b64_value(in[i + k]);
+
+			if (x < 0) {
+				if (in[i + k] != '=' || i + 4 != len || k < 2)
+					return -1;
+				pad++;
+				x = 0;
+			} else if (pad) {
+				return -1;
+			}
+			v = v << 6 | (uint32_t)x;
+		}
+		if ((size_t)(3 - pad) > cap - o)
+			return -1;
+		out[o++] = (uint8_t)(v >> 16);
+		if (pad < 2)
+			out[o++] = (uint8_t)(v >> 8);
+		if (pad < 1)
+			out[o++] = (uint8_t)v;
+	}
+	return (long)o;
+}
+
+/* ---- encoders ---- */
+
+/* type, seq, payload, crc into raw; its length */
+static size_t frame_raw(uint8_t *raw, uint8_t type, uint16_t seq, const void *payload,
+			size_t len)
+{
+	uint32_t crc;
+
+	raw[0] = type;
+	raw[1] = (uint8_t)seq;
+	raw[2] = (uint8_t)(seq >> 8);
+	if (len)
+		memcpy(raw + 3, payload, len);
+	crc = tp_crc32(0, raw, len + 3);
+	for (int i = 0; i < 4; i++)
+		raw[len + 3 + i] = (uint8_t)(crc >> (8 * i));
+	return len + TP_FRAME_OVERHEAD;
+}
+
+int tp_frame__encode(uint8_t *out, size_t cap, uint8_t type, uint16_t seq,
+		     const void *payload, size_t len)
+{
+	uint8_t raw[TP_FRAME_PAYLOAD_MAX + TP_FRAME_OVERHEAD];
+	size_t n;
+
+	if (len > TP_FRAME_PAYLOAD_MAX)
+		return -TP_E2BIG;
+	if (cap < 3)
+		return -TP_ENOSPC;
+	n = tp_cobs_encode(out + 1, cap - 2, raw, frame_raw(raw, type, seq, payload, len));
+	if (!n)
+		return -TP_ENOSPC;
+	out[0] = 0;
+	out[n + 1] = 0;
+	return (int)n + 2;
+}
+
+int tp_frame__encode_text(char *out, size_t cap, uint8_t type, uint16_t seq,
+			  const void *payload, size_t len)
+{
+	uint8_t raw[TP_FRAME_PAYLOAD_MAX + TP_FRAME_OVERHEAD];
+	size_t n;
+
+	if (len > TP_FRAME_PAYLOAD_MAX)
+		return -TP_E2BIG;
+	if (cap < TP_FRAME_TEXT_SIZE(len))
+		return -TP_ENOSPC;
+	n = frame_raw(raw, type, seq, payload, len);
+	memcpy(out, TP_FRAME_TEXT_MARKER, 4);
+	n = 4 + b64_encode(out + 4, raw, n);
+	out[n++] = '\n';
+	return (int)n;
+}
+
+/* ---- decoder ---- */
+
+void tp_deframer__init(struct tp_deframer *d, const struct tp_deframer_ops *ops)
+{
+	memset(d, 0, sizeof(*d));
+	d->ops = *ops;
+}
+
+/* frames lost right before one with this type and seq; the sequence then continues from it */
+static uint32_t account(struct tp_deframer *d, uint8_t type, uint16_t seq)
+{
+	uint16_t gap = (uint16_t)(seq - d->next_seq);
+	uint32_t lost = 0;
+
+	if (d->ended) {
+		/* after an END: its duplicate, or a new session counting from 0 (whose first
+		 * frames are the ones lost when it does not start with its HELLO) */
+		if (!(type == TP_FRAME_END && !gap)) {
+			lost = type == TP_FRAME_HELLO && !seq ? 0 : seq;
+			d->ended = false;
+		}
+	} else if (type == TP_FRAME_HELLO && !seq) {
+		if (gap)
+			d->st.restarts++;	/* a new sender: what the old one lost is unknown */
+	} else if (gap < 0x8000) {
+		lost = gap;
+	} else {
+		d->st.restarts++;		/* backwards: a duplicate or a restarted sender */
+	}
+	if (type == TP_FRAME_END)
+		d->ended = true;
+	d->next_seq = (uint16_t)(seq + 1);
+	d->st.lost += lost;
+	return lost;
+}
+
+/* raw = type seq payload crc: a frame if the CRC and the type say so */
+static bool deliver(struct tp_deframer *d, const uint8_t *raw, size_t n, bool text)
+{
+	struct tp_frame f;
+	uint32_t crc = 0, lost;
+
+	if (n < TP_FRAME_OVERHEAD)
+		return false;
+	for (int i = 0; i < 4; i++)
+		crc |= (uint32_t)raw[n - 4 + i] << (8 * i);
+	if (tp_crc32(0, raw, n - 4) != crc || !raw[0] || raw[0] > TP_FRAME_TYPE_MAX)
+		return false;
+	f.type = raw[0];
+	f.seq = (uint16_t)(raw[1] | raw[2] << 8);
+	f.text = text;
+	f.payload = raw + 3;
+	f.len = n - TP_FRAME_OVERHEAD;
+	lost = account(d, f.type, f.seq);
+	d->st.frames++;
+	if (d->ops.on_frame)
+		d->ops.on_frame(d->ops.ctx, &f, lost);
+	return true;
+}
+
+/* console output: printable ASCII, UTF-8, tabs, line ends, ANSI escapes; a damaged binary
+ * frame of any length almost surely has some other control byte */
+static bool looks_like_text(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r' && p[i] != 0x1b &&
+		     p[i] != '\b' && p[i] != '\a') || p[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static const uint8_t *find_marker(const uint8_t *p, size_t n);
+
+/* text goes to on_text; anything else, a damaged text frame included, is noise */
+static void not_a_frame(struct tp_deframer *d, const uint8_t *p, size_t n)
+{
+	if (!n)
+		return;
+	if (looks_like_text(p, n) && !find_marker(p, n)) {
+		d->st.text_bytes += n;
+		if (d->ops.on_text)
+			d->ops.on_text(d->ops.ctx, p, n);
+	} else {
+		d->st.bad++;
+		d->st.bad_bytes += n;
+	}
+}
+
+static void reset_run(struct tp_deframer *d)
+{
+	d->len = 0;
+	d->line = 0;
+}
+
+/* a 00: the run is a binary frame, or text, or noise */
+static void end_binary(struct tp_deframer *d)
+{
+	long n;
+
+	if (!d->len)
+		return;
+	n = tp_cobs_decode(d->dec, sizeof(d->dec), d->run, d->len);
+	if (n < 0 || !deliver(d, d->dec, (size_t)n, false))
+		not_a_frame(d, d->run, d->len);
+	reset_run(d);
+}
+
+/* the last text-frame marker in [p, p + n): a damaged line that ran into the next one
+ * (its '\n' hit) must not take the next frame down with it */
+static const uint8_t *find_marker(const uint8_t *p, size_t n)
+{
+	for (size_t i = n; i >= 4; i--)
+		if (!memcmp(p + i - 4, TP_FRAME_TEXT_MARKER, 4))
+			return p + i - 4;
+	return NULL;
+}
+
+/* a '\n': if the line holds a text frame, it and the text before it are done */
+static void end_line(struct tp_deframer *d)
+{
+	const uint8_t *line = d->run + d->line, *end = d->run + d->len - 1;	/* at '\n' */
+	const uint8_t *m = find_marker(line, (size_t)(end - line));
+	long n;
+
+	if (!m) {
+		d->line = d->len;
+		return;
+	}
+	if (end > m && end[-1] == '\r')
+		end--;
+	not_a_frame(d, d->run, (size_t)(m - d->run));
+	m += 4;
+	n = b64_decode(d->dec, sizeof(d->dec), m, (size_t)(end - m));
+	if (n < 0 || !deliver(d, d->dec, (size_t)n, true)) {
+		d->st.bad++;
+		d->st.bad_bytes += (size_t)(end - m) + 4;
+	}
+	reset_run(d);
+}
+
+void tp_deframer__feed(struct tp_deframer *d, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	d->st.bytes += len;
+	for (size_t i = 0; i < len; i++) {
+		if (!p[i]) {
+			end_binary(d);
+			continue;
+		}
+		if (d->len == sizeof(d->run)) {
+			/* longer than any frame: whatever it is, it is not one */
+			not_a_frame(d, d->run, d->len);
+			reset_run(d);
+		}
+		d->run[d->len++] = p[i];
+		if (p[i] == '\n')
+			end_line(d);
+	}
+}
+
+void tp_deframer__idle(struct tp_deframer *d)
+{
+	not_a_frame(d, d->run, d->len);
+	reset_run(d);
+}

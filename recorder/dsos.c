@@ -1,0 +1,114 @@
+/* The table of mapped files behind track.c (dsos.h). */
+#include "libc-shim/shim.h"
+#include "recorder/dsos.h"
+
+int dsos__init(struct dsos *d, struct arena *a, uint32_t max)
+{
+	uint32_t nb = 16;
+
+	while (nb < max)
+		nb <<= 1;
+	memset(d, 0, sizeof(*d));
+	d->arena = a;
+	d->max = max;
+	d->mask = nb - 1;
+	d->buckets = arena__alloc(a, nb * sizeof(*d->buckets));
+	d->v = arena__alloc(a, (size_t)max * sizeof(*d->v));
+	return d->buckets && d->v ? 0 : -TP_ENOMEM;
+}
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static bool same_file(const struct dso *e, const struct dso_ident *id)
+{
+	if (e->bid_size && id->bid_size)
+		return e->bid_size == id->bid_size && !memcmp(e->bid, id->bid, e->bid_size);
+	if (e->has_ino && id->has_ino)
+		return e->maj == id->maj && e->min == id->min && e->ino == id->ino;
+	return true;	/* nothing to tell them apart: the same name is the same file */
+}
+
+static void learn(struct dso *e, const struct dso_ident *id)
+{
+	if (!e->bid_size && id->bid_size) {
+		e->bid_size = id->bid_size;
+		memcpy(e->bid, id->bid, id->bid_size);
+	}
+	if (!e->has_ino && id->has_ino) {
+		e->has_ino = true;
+		e->maj = id->maj;
+		e->min = id->min;
+		e->ino = id->ino;
+	}
+}
+
+/* a slot for a new entry: a fresh one, else one nothing maps and nothing hit */
+static struct dso *slot(struct dsos *d)
+{
+	struct dso *e;
+	uint32_t i, *link;
+
+	if (d->nr < d->max)
+		return &d->v[d->nr++];
+	for (i = 0; i < d->nr; i++) {
+		e = &d->v[i];
+		if (e->refs || e->hit)
+			continue;
+		for (link = &d->buckets[e->hash & d->mask]; *link != i + 1;
+		     link = &d->v[*link - 1].hnext)
+			;
+		*link = e->hnext;
+		arena__put(d->arena, e->name, strlen(e->name) + 1);
+		memset(e, 0, sizeof(*e));
+		return e;
+	}
+	return NULL;
+}
+
+int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_ident *id)
+{
+	uint32_t h = hash_str(name), x;
+	size_t len = strlen(name) + 1;
+	struct dso *e;
+	char *copy;
+
+	for (x = d->buckets[h & d->mask]; x; x = e->hnext) {
+		e = &d->v[x - 1];
+		if (e->hash == h && e->kind == kind && !strcmp(e->name, name) && same_file(e, id)) {
+			learn(e, id);
+			return (int)x - 1;
+		}
+	}
+	copy = len <= ARENA_MAX_GET ? arena__get(d->arena, len) : NULL;
+	if (!copy)
+		return -TP_ENOMEM;
+	e = slot(d);
+	if (!e) {
+		arena__put(d->arena, copy, len);
+		return -TP_ENOSPC;
+	}
+	memcpy(copy, name, len);
+	e->name = copy;
+	e->hash = h;
+	e->kind = kind;
+	e->hit = d->mark_all;
+	learn(e, id);
+	x = (uint32_t)(e - d->v);
+	e->hnext = d->buckets[h & d->mask];
+	d->buckets[h & d->mask] = x + 1;
+	return (int)x;
+}
+
+void dsos__mark_all(struct dsos *d)
+{
+	d->mark_all = true;
+	for (uint32_t i = 0; i < d->nr; i++)
+		d->v[i].hit = d->v[i].name != NULL;
+}

@@ -1,0 +1,45 @@
+/* The files that mappings point to, for track.c: each name once per identity (the maj/min/ino
+ * or build-id an MMAP2 gives; a file replaced under the same name is a new entry), with a hit
+ * flag and a count of the mappings using it. A fixed table from the arena; when it is full,
+ * a slot no mapping uses and nothing hit is reused. */
+#ifndef TINYPERF_RECORDER_DSOS_H
+#define TINYPERF_RECORDER_DSOS_H
+
+#include "libc-shim/types.h"
+#include "recorder/arena.h"
+
+struct dso {
+	char *name;			/* NULL: a free slot */
+	uint32_t hash, hnext, refs;	/* hnext: index + 1 of the next in the bucket, 0 ends */
+	uint32_t maj, min;
+	uint64_t ino;
+	uint8_t bid[20], bid_size, kind;
+	bool hit, has_ino;
+};
+
+/* what a mapping record tells about its file */
+struct dso_ident {
+	uint32_t maj, min;
+	uint64_t ino;
+	const uint8_t *bid;
+	uint8_t bid_size;		/* 0: no build-id */
+	bool has_ino;
+};
+
+struct dsos {
+	struct arena *arena;
+	struct dso *v;
+	uint32_t *buckets;		/* index + 1 of the first entry, 0 = empty */
+	uint32_t mask, nr, max;
+	bool mark_all;			/* new entries start hit (--buildid-all) */
+};
+
+/* room for max files: 0 or -TP_ENOMEM */
+int dsos__init(struct dsos *d, struct arena *a, uint32_t max);
+/* index of the entry for this file and kind, created if new; -TP_ENOSPC when the table is full
+ * of used entries, -TP_ENOMEM when the name cannot be stored */
+int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_ident *id);
+/* every entry hit, now and from now on */
+void dsos__mark_all(struct dsos *d);
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Build the reader's libFuzzer target with clang (ASan + UBSan) and run it for a bounded
+# time from the seed corpus. New inputs go to a scratch corpus, never into the tree; a crash
+# leaves crash-* / leak-* / timeout-* files in the output directory and fails the run.
+#   usage: tests/fuzz/run.sh [SECONDS]     (env: FUZZ_OUT, default out/fuzz; CLANG)
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-60}
+out=${FUZZ_OUT:-$src/out/fuzz}
+clang=${CLANG:-clang}
+T_NAME=fuzz-reader
+. "$src/tests/lib.sh"
+
+mkdir -p "$out/corpus" || exit 1
+# the same sources as the host library build (host-tools/host.mk), without main and commands
+srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*.c "$src"/perfdata/*.c \
+	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null)"
+# shellcheck disable=SC2086
+if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-o "$out/fuzz-reader" $srcs -ldw -lelf 2>"$out/build.log"; then
+	fail "build with $clang -fsanitize=fuzzer: $(grep -m1 -i error "$out/build.log")"
+	done_tests
+	exit 1
+fi
+ok "build $out/fuzz-reader"
+cd "$out" || exit 1
+rm -f crash-* leak-* timeout-* oom-*
+if ./fuzz-reader -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	-print_final_stats=1 corpus "$src/tests/fuzz/corpus" >fuzz.log 2>&1; then
+	ok "fuzz for ${secs}s: $(grep -m1 'stat::number_of_executed_units' fuzz.log | awk '{print $2}') runs, no crash"
+else
+	fail "fuzz found a problem: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ') (see $out/fuzz.log)"
+	grep -m5 -E 'ERROR|SUMMARY|runtime error' fuzz.log
+fi
+done_tests
