@@ -188,8 +188,15 @@ static void drop(struct recv *r, unsigned i, const char *why)
 		tp_recv_conn__close(in->conn, why);
 		r->clients--;
 	}
-	if (in->line)
+	if (in->line) {
+		const struct tp_deframer_stats *st = tp_recv_line__stats(in->line);
+
+		if (!r->quiet)
+			say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text",
+			    in->name, (unsigned long long)st->frames, (unsigned long long)st->lost,
+			    (unsigned long long)st->bad, (unsigned long long)st->text_bytes);
 		tp_recv_line__close(in->line, why);
+	}
 	if (in->kind == IN_LINE)
 		tp_recv_serial_close(&in->tty);
 	else if (in->fd >= 0)

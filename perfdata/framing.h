@@ -48,9 +48,11 @@ enum tp_frame_type {
 	TP_FRAME_HEAD = 2,	/* u16 total, u16 offset, bytes: a piece of the stream's head (pipe
 				 * header and HEADER_ATTR records), sent again now and then so a
 				 * receiver that lost it, or joined late, can still start a file */
-	TP_FRAME_DATA = 3,	/* u16 first, bytes: the pipe stream after the head; first is where
-				 * the first record starting in this frame begins, TP_FRAME_NO_START
-				 * if none does (the middle of a long record) */
+	TP_FRAME_DATA = 3,	/* u16 dseq, u16 first, bytes: the pipe stream after the head.
+				 * dseq numbers DATA frames (a frame sent twice keeps it: take
+				 * one copy); first is where the first record starting in this
+				 * frame begins, TP_FRAME_NO_START if none does (the middle of a
+				 * long record) */
 	TP_FRAME_END = 4,	/* u32 frames sent before the first END; sent twice */
 	TP_FRAME_TYPE_MAX = 4,
 };

@@ -492,7 +492,7 @@ static void loop(struct record *r)
 		drain(r);
 		if (r->o.coalesce_ms && !r->write_err)
 			coalesce__tick(&r->co, now_ms(), false);
-		if (r->write_err || stop_signal || (r->argv && r->wl.pid == 0))
+		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
 			break;
 		if (r->target == REC_TASKS) {
 			/* every task gone: every ring fd hangs up */

@@ -5,7 +5,9 @@
  * records when they fit and each DATA frame says where its first record starts: after a lost
  * frame the receiver drops only the records that frame touched and picks up at the next one.
  * The head of the stream (pipe header and HEADER_ATTR records, without which nothing can be
- * read) goes in HEAD frames, repeated with the HELLO every SINK_SERIAL_REPEAT_MS.
+ * read) goes in HEAD frames, repeated with the HELLO every SINK_SERIAL_REPEAT_MS. DATA frames
+ * that carry anything but samples (the maps, comms and forks that samples need to resolve)
+ * are sent twice: the copy has the same DATA number, so a receiver takes whichever arrives.
  *
  * Writes block while the line is busy: at 115200 baud (11.5 KB/s) the rings then overflow
  * and the kernel counts what it dropped (PERF_RECORD_LOST), unless --coalesce shrinks the
@@ -83,8 +85,12 @@ static void flush_data(struct sink_serial *s)
 {
 	if (!s->len)
 		return;
-	put_u16(s->payload, s->first);
-	send_frame(s, TP_FRAME_DATA, s->payload, 2 + s->len);
+	put_u16(s->payload, s->dseq++);
+	put_u16(s->payload + 2, s->first);
+	send_frame(s, TP_FRAME_DATA, s->payload, 4 + s->len);
+	if (s->meta)
+		send_frame(s, TP_FRAME_DATA, s->payload, 4 + s->len);
+	s->meta = false;
 	s->len = 0;
 	s->first = TP_FRAME_NO_START;
 	/* often at first, so that a noisy line still starts a session soon, then seldom */
@@ -124,7 +130,13 @@ static void record_bytes(struct sink_serial *s, const uint8_t *p, size_t n)
 	while (n && !s->err) {
 		size_t k = TP_MIN(n, s->max_payload - s->len);
 
-		memcpy(s->payload + 2 + s->len, p, k);
+		if (s->cur_type != PERF_RECORD_SAMPLE && s->cur_type != PERF_RECORD_FINISHED_ROUND)
+			s->meta = true;
+		if (!k) {
+			flush_data(s);
+			continue;
+		}
+		memcpy(s->payload + 4 + s->len, p, k);
 		s->len += k;
 		p += k;
 		n -= k;
@@ -337,7 +349,8 @@ int sink_serial__close(struct sink_serial *s)
 	if (s->fd < 0)
 		return s->err;
 	flush_data(s);
-	if (s->in_head && s->head_len)
+	/* once more: a receiver still missing them can save the session before END */
+	if (s->head_len)
 		send_hello_head(s);
 	end[0] = (uint8_t)s->frames;
 	end[1] = (uint8_t)(s->frames >> 8);

@@ -70,9 +70,11 @@ struct sink_serial {
 	int64_t last_repeat_ms;
 	unsigned repeats;
 	size_t max_payload;
+	uint16_t dseq;			/* DATA frame number (a copy keeps it) */
 	uint16_t first;
+	bool meta;			/* the frame holds more than samples: send it twice */
 	size_t len;
-	uint8_t payload[2 + SINK_SERIAL_PAYLOAD];
+	uint8_t payload[4 + SINK_SERIAL_PAYLOAD];
 	uint8_t wire[TP_FRAME_TEXT_SIZE(TP_HELLO_MAX)];	/* the largest frame: a text HELLO */
 };
 

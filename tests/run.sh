@@ -27,7 +27,7 @@ part() { # NAME COMMAND...
 	rc=$?
 	cat "$log"
 	p=0 f=0
-	for n in $(sed -n 's/^[A-Za-z0-9_.-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1:\2/p' "$log"); do
+	for n in $(sed -n 's/^[A-Za-z0-9_.-]*: \([0-9]*\) passed, \([0-9]*\) failed\(, [0-9]* skipped\)\{0,1\}$/\1:\2/p' "$log"); do
 		p=$((p + ${n%%:*})); f=$((f + ${n##*:}))
 	done
 	if [ $((p + f)) -eq 0 ]; then
@@ -52,6 +52,7 @@ part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
 part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch
 part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
+part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
 part "record on this kernel (x86_64 musl), read by Linux perf" \
 	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"
 part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '

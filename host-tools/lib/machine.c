@@ -90,6 +90,47 @@ static const struct tp_map *maps_find(const struct tp_maps *m, uint64_t addr)
 	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
 }
 
+static struct tp_maps *maps_new(void)
+{
+	struct tp_maps *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->refs = 1;
+	return m;
+}
+
+static void maps_put(struct tp_maps *m)
+{
+	if (m && !--m->refs) {
+		free(m->v);
+		free(m);
+	}
+}
+
+/* make p's maps its own before changing them; 0 or -TP_ERR_NOMEM */
+static int maps_own(struct tp_proc *p)
+{
+	struct tp_maps *m = p->maps, *n;
+
+	if (m->refs == 1)
+		return 0;
+	n = maps_new();
+	if (!n)
+		return -TP_ERR_NOMEM;
+	if (m->nr) {
+		n->v = malloc(m->nr * sizeof(*n->v));
+		if (!n->v) {
+			free(n);
+			return -TP_ERR_NOMEM;
+		}
+		memcpy(n->v, m->v, m->nr * sizeof(*n->v));
+		n->nr = n->cap = m->nr;
+	}
+	maps_put(m);
+	p->maps = n;
+	return 0;
+}
+
 /* insert nm; whatever it overlaps is cut away, as a new mmap replaces the old pages */
 static int maps_insert(struct tp_maps *m, const struct tp_map *nm)
 {
@@ -202,14 +243,13 @@ static struct tp_proc *new_proc(struct tp_session *s, int32_t pid, const struct 
 		return NULL;
 	}
 	p->pid = pid;
-	if (from && from->maps.nr) {
-		p->maps.v = malloc(from->maps.nr * sizeof(*p->maps.v));
-		if (!p->maps.v)
-			return NULL;
-		memcpy(p->maps.v, from->maps.v, from->maps.nr * sizeof(*p->maps.v));
-		p->maps.nr = p->maps.cap = from->maps.nr;
+	if (from) {
+		p->maps = from->maps;
+		p->maps->refs++;
+	} else {
+		p->maps = maps_new();
 	}
-	if (hmap_put(&s->procs, (uint32_t)pid, p))
+	if (!p->maps || hmap_put(&s->procs, (uint32_t)pid, p))
 		return NULL;
 	return p;
 }
@@ -311,10 +351,10 @@ static int mmap_event(struct tp_session *s, const struct tp_event *ev, struct tp
 	if (kernel)
 		return maps_insert(&s->kmaps, &map);
 	t = findnew_thread(s, (int32_t)m->pid, (int32_t)m->tid);
-	if (!t)
+	if (!t || maps_own(t->proc))
 		return -TP_ERR_NOMEM;
 	*out = t;
-	return maps_insert(&t->proc->maps, &map);
+	return maps_insert(t->proc->maps, &map);
 }
 
 int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
@@ -333,8 +373,14 @@ int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
 		if (!t)
 			return -TP_ERR_NOMEM;
 		t->comm = ev->u.comm.comm;
-		if (ev->u.comm.exec)	/* exec: the old image's maps are gone */
-			t->proc->maps.nr = 0;
+		if (ev->u.comm.exec) {	/* exec: the old image's maps are gone */
+			struct tp_maps *m = maps_new();
+
+			if (!m)
+				return -TP_ERR_NOMEM;
+			maps_put(t->proc->maps);
+			t->proc->maps = m;
+		}
 		break;
 	case PERF_RECORD_FORK:
 		err = fork_thread(s, &ev->u.task, &t);
@@ -381,7 +427,7 @@ bool tp_session__resolve(struct tp_session *s, const struct tp_thread *thread, u
 	loc->cpumode = cpumode;
 	loc->addr = addr;
 	if (user && thread)
-		m = maps_find(&thread->proc->maps, addr);
+		m = maps_find(thread->proc->maps, addr);
 	if (m) {		/* user space: the offset in the mapped file */
 		loc->addr = addr - m->start + m->pgoff;
 	} else if (cpumode == PERF_RECORD_MISC_KERNEL ||
@@ -397,10 +443,10 @@ bool tp_session__resolve(struct tp_session *s, const struct tp_thread *thread, u
 
 void tp_machine__release(struct tp_session *s)
 {
-	for (size_t i = 0; i < s->all_procs.nr; i++)
-		free(((struct tp_proc *)s->all_procs.v[i])->maps.v);
-	for (size_t i = 0; i < s->all_procs.nr; i++)
+	for (size_t i = 0; i < s->all_procs.nr; i++) {
+		maps_put(((struct tp_proc *)s->all_procs.v[i])->maps);
 		free(s->all_procs.v[i]);
+	}
 	for (size_t i = 0; i < s->all_threads.nr; i++)
 		free(s->all_threads.v[i]);
 	for (size_t i = 0; i < s->dsos.nr; i++)

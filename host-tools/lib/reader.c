@@ -162,6 +162,13 @@ static int read_attrs(struct tp_reader *r, const struct perf_file_section *s, ui
 			return -TP_ERR_BAD_ATTR;
 		}
 		nr_ids = (uint32_t)(ids_size / 8);
+		/* each id has its own 8 bytes in a real file: refuse attrs whose id
+		 * arrays overlap into more ids than the file can hold */
+		if (nr_ids > r->len / 8 - r->nr_ids) {
+			tp_log__error(&r->log, "attr %llu: its ids overlap those of other attrs",
+				      (unsigned long long)i);
+			return -TP_ERR_BAD_ATTR;
+		}
 		ids = malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
 		if (!ids)
 			return -TP_ERR_NOMEM;

@@ -27,86 +27,101 @@ struct tp_recv_line {
 	uint8_t *head_bits;		/* which bytes of head arrived */
 	uint32_t head_total, head_have;
 	bool head_done;
-	/* DATA frames before the session could start: [u32 lost][u16 len][payload]... */
+	/* DATA frames before the session could start (see queue()) */
 	uint8_t *pending;
 	size_t pending_len;
-	uint64_t pending_lost;		/* frames lost (or dropped) while pending */
-	bool in_sync;			/* the last DATA frame was fed without a loss */
+	uint64_t pending_frames, pending_lost;	/* frames seen, lost (or dropped) meanwhile */
+	uint16_t dseq;			/* the last DATA frame taken */
+	bool have_dseq;
+	bool in_sync;			/* ... and fed up to its end */
 };
 
 static void finish(struct tp_recv_line *l, const char *why)
 {
 	if (l->sess)
 		tp_recv_sess__close(l->sess, why);
+	else if (l->have_hello || l->head_have || l->pending_len)
+		tp_log__warn(l->conf.log, "%s: a session (device '%s') never started: its %s did "
+			     "not arrive intact; %zu bytes of data dropped", l->origin,
+			     l->have_hello ? l->hello.device : "?",
+			     !l->have_hello ? "hello" : "head (pipe header and attrs)",
+			     l->pending_len);
 	l->sess = NULL;
 	l->have_hello = false;
 	l->head_done = false;
 	l->head_total = l->head_have = 0;
 	l->pending_len = 0;
-	l->pending_lost = 0;
+	l->pending_frames = l->pending_lost = 0;
+	l->have_dseq = false;
 	l->in_sync = false;
 }
 
-static void data(struct tp_recv_line *l, const uint8_t *p, size_t n, uint32_t lost)
+/* A DATA frame's payload: fed when it continues the last one fed, dropped when it is the
+ * copy of one already taken, else fed from its first record start. */
+static void data(struct tp_recv_line *l, const uint8_t *p, size_t n)
 {
-	struct tp_recv_info *info = tp_recv_sess__info(l->sess);
-	uint16_t first;
+	uint16_t dseq, first;
 
-	info->frames_lost += lost;
-	info->frames++;
-	if (n < 2 || tp_recv_sess__info(l->sess)->error)
+	if (n < 4 || tp_recv_sess__info(l->sess)->error)
 		return;
-	first = (uint16_t)(p[0] | p[1] << 8);
-	p += 2;
-	n -= 2;
-	if (lost || !l->in_sync) {
-		/* resume at the first record that starts in this frame */
-		if (first == TP_FRAME_NO_START || first > n) {
-			l->in_sync = false;
-			return;
+	dseq = (uint16_t)(p[0] | p[1] << 8);
+	first = (uint16_t)(p[2] | p[3] << 8);
+	p += 4;
+	n -= 4;
+	if (l->have_dseq && dseq == l->dseq)
+		return;				/* the second copy */
+	if (!l->have_dseq || dseq != (uint16_t)(l->dseq + 1) || !l->in_sync) {
+		/* a gap: resume at the first record that starts in this frame */
+		l->in_sync = false;
+		if (first != TP_FRAME_NO_START && first <= n) {
+			tp_recv_sess__resync(l->sess);
+			p += first;
+			n -= first;
+			l->in_sync = true;
 		}
-		tp_recv_sess__resync(l->sess);
-		p += first;
-		n -= first;
-		l->in_sync = true;
 	}
-	if (tp_recv_sess__feed(l->sess, p, n))
+	l->dseq = dseq;
+	l->have_dseq = true;
+	if (l->in_sync && tp_recv_sess__feed(l->sess, p, n))
 		l->in_sync = false;	/* the session keeps its error; nothing more is fed */
 }
 
 /* HELLO and the whole head are there: open the session, feed the head, replay the queue */
 static void try_start(struct tp_recv_line *l)
 {
+	struct tp_recv_info *info;
 	size_t off = 0;
 
 	if (l->sess || !l->have_hello || !l->head_done)
 		return;
 	if (tp_recv_sess__new(&l->sess, &l->conf, &l->hello, l->origin))
 		return;
-	tp_recv_sess__info(l->sess)->frames_lost = l->pending_lost;
+	info = tp_recv_sess__info(l->sess);
+	info->frames = l->pending_frames;
+	info->frames_lost = l->pending_lost;
 	tp_recv_sess__feed(l->sess, l->head, l->head_total);
-	while (off + 6 <= l->pending_len) {
-		uint32_t lost;
+	while (off + 2 <= l->pending_len) {
 		uint16_t n;
 
-		memcpy(&lost, l->pending + off, 4);
-		memcpy(&n, l->pending + off + 4, 2);
-		data(l, l->pending + off + 6, n, lost);
-		off += 6 + (size_t)n;
+		memcpy(&n, l->pending + off, 2);
+		data(l, l->pending + off + 2, n);
+		off += 2 + (size_t)n;
 	}
 	l->pending_len = 0;
 }
 
-static void queue(struct tp_recv_line *l, const uint8_t *p, size_t n, uint32_t lost)
+/* a DATA frame before the session could start: [len u16][payload] */
+static void queue(struct tp_recv_line *l, const uint8_t *p, size_t n)
 {
-	if (6 + n > PENDING_MAX - l->pending_len) {
-		l->pending_lost += 1 + lost;	/* dropped: it counts as lost */
+	uint16_t len = (uint16_t)n;
+
+	if (2 + n > PENDING_MAX - l->pending_len) {
+		l->pending_lost++;		/* dropped: it counts as lost */
 		return;
 	}
-	memcpy(l->pending + l->pending_len, &lost, 4);
-	memcpy(l->pending + l->pending_len + 4, &(uint16_t){ (uint16_t)n }, 2);
-	memcpy(l->pending + l->pending_len + 6, p, n);
-	l->pending_len += 6 + n;
+	memcpy(l->pending + l->pending_len, &len, 2);
+	memcpy(l->pending + l->pending_len + 2, p, n);
+	l->pending_len += 2 + n;
 }
 
 static void head_piece(struct tp_recv_line *l, const uint8_t *p, size_t n)
@@ -141,46 +156,38 @@ static void head_piece(struct tp_recv_line *l, const uint8_t *p, size_t n)
 static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
 {
 	struct tp_recv_line *l = ctx;
+	struct tp_recv_info *info;
 	struct tp_hello h;
 
-	switch (f->type) {
-	case TP_FRAME_HELLO:
-		if (tp_hello__parse(&h, (const char *)f->payload, f->len))
-			break;
+	if (f->type == TP_FRAME_HELLO && !tp_hello__parse(&h, (const char *)f->payload, f->len)) {
 		if (l->have_hello && strcmp(h.session, l->hello.session))
 			finish(l, "a new session began on the line before this one ended");
 		if (!l->have_hello) {
 			l->hello = h;
 			l->have_hello = true;
 		}
-		break;
-	case TP_FRAME_HEAD:
+	} else if (f->type == TP_FRAME_HEAD) {
 		head_piece(l, f->payload, f->len);
-		break;
-	case TP_FRAME_DATA:
-		if (l->sess) {
-			data(l, f->payload, f->len, lost);
-			return;
-		}
-		queue(l, f->payload, f->len, lost);
-		lost = 0;
-		break;
-	case TP_FRAME_END:
-		/* the session is over (a duplicate END finds nothing left to do) */
-		if (l->sess) {
-			tp_recv_sess__info(l->sess)->frames_lost += lost;
-			tp_recv_sess__info(l->sess)->frames++;
-			tp_recv_sess__info(l->sess)->complete = true;
-		}
-		finish(l, NULL);
-		return;
 	}
 	try_start(l);
-	if (l->sess) {
-		tp_recv_sess__info(l->sess)->frames_lost += lost;
-		tp_recv_sess__info(l->sess)->frames++;
-	} else {
+	if (!l->sess) {
+		l->pending_frames++;
 		l->pending_lost += lost;
+		if (f->type == TP_FRAME_DATA)
+			queue(l, f->payload, f->len);
+		if (f->type == TP_FRAME_END)
+			finish(l, NULL);
+		return;
+	}
+	info = tp_recv_sess__info(l->sess);
+	info->frames++;
+	info->frames_lost += lost;
+	if (f->type == TP_FRAME_DATA) {
+		data(l, f->payload, f->len);
+	} else if (f->type == TP_FRAME_END) {
+		/* the session is over (a duplicate END finds nothing left to do) */
+		info->complete = true;
+		finish(l, NULL);
 	}
 }
 

@@ -16,15 +16,17 @@ struct tp_hmap {
 	size_t cap, nr;
 };
 
-/* sorted by start, never overlapping */
+/* sorted by start, never overlapping; a forked process shares its parent's until one of
+ * them changes (copy on write), so fork+exec never copies */
 struct tp_maps {
 	struct tp_map *v;
 	size_t nr, cap;
+	unsigned refs;
 };
 
 struct tp_proc {
 	int32_t pid;
-	struct tp_maps maps;
+	struct tp_maps *maps;
 };
 
 /* a queued record: re-decoded from the input when it is delivered */

@@ -234,10 +234,11 @@ static void test_writer(bool pipe)
 	}
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	(void)argc;
 	(void)argv;
+	(void)envp;
 	test_ring();
 	test_writer(false);
 	test_writer(true);

@@ -106,6 +106,18 @@ static void setup(void)
 	}
 	mkdir("/out", 0755);
 	mkdir("/tmp", 01777);
+	/* the board's name, which the recorder sends as its device name */
+	fd = open("/etc/hostname", O_RDONLY);
+	if (fd >= 0) {
+		char name[64];
+		ssize_t n = read(fd, name, sizeof(name) - 1);
+
+		while (n > 0 && (name[n - 1] == '\n' || name[n - 1] == ' '))
+			n--;
+		if (n > 0)
+			sethostname(name, (size_t)n);
+		close(fd);
+	}
 	/* the recorder runs as root here; kallsyms shows addresses to root only with this */
 	write_file("/proc/sys/kernel/kptr_restrict", "0\n");
 }

@@ -20,7 +20,31 @@ PERF=${PERF:-perf}
 
 if ! command -v "$PERF" >/dev/null 2>&1 || [ ! -x "$tp" ] || [ ! -x "$tr" ]; then
 	fail "setup: need $PERF, $tp and $tr"
-	done_tests
+	# A recording killed mid-way (perfdata/'s writer through test-writer --emit): after a header
+# checkpoint perf reads up to the checkpoint, with no checkpoint nothing; tinyperf reads every
+# record that reached the file, says the recording was not finished, and exits 1.
+tw=$bindir/test-writer
+if [ -x "$tw" ] && cc -O2 -g -no-pie -Wl,--build-id -o "$tmp/hot-ab" "$here/../workloads/hot-ab.c"; then
+	sym() { nm -S "$tmp/hot-ab" | awk -v s="$1" '$4 == s { print "0x" $1 ",0x" $2 }'; }
+	bid=$(readelf -n "$tmp/hot-ab" | awk '/Build ID:/ { print $3 }')
+	set -- $(readelf -lW "$tmp/hot-ab" | awk '$1 == "LOAD" && / R E / { print $2, $3, $6; exit }')
+	ms=$(($2 & ~0xfff))
+	for cp in "--checkpoint-after 50" ""; do
+		# shellcheck disable=SC2086
+		"$tw" --emit "$tmp/killed.data" --elf "$tmp/hot-ab" \
+			--map "$ms,$(((($2 - ms + $3 + 0xfff) & ~0xfff))),$(($1 & ~0xfff))" \
+			--hot-a "$(sym hot_a)" --hot-b "$(sym hot_b)" --build-id "$bid" \
+			--samples 300,100 $cp --abort-after 120 >/dev/null 2>&1
+		"$tp" dump -i "$tmp/killed.data" >"$tmp/killed.dump" 2>"$tmp/killed.err"
+		rc=$?
+		got="$rc $(grep -c ': PERF_RECORD_SAMPLE' "$tmp/killed.dump") $(grep -c 'not finished' "$tmp/killed.err")"
+		expect_eq "killed recording ${cp:-without checkpoint}: all 120 samples, 'not finished', exit 1 (perf report -D: $(perf_samples "$tmp/killed.data"))" "1 120 2" "$got"
+	done
+else
+	fail "killed recording: no $tw or cannot build hot-ab"
+fi
+
+done_tests
 	exit 1
 fi
 tmp=$(mktemp -d) || exit 1
@@ -119,6 +143,30 @@ if "$PERF" record -q -a -e sched:sched_switch -o - -- sleep 0.2 >"$tmp/tppipe.da
 	expect_eq "tppipe: dump -i - (stdin) = perf report -D" "$(perf_samples "$tmp/tppipe.data")" "$n$(head -c 300 "$tmp/err")"
 else
 	fail "tppipe: perf record -o - with a tracepoint"
+fi
+
+# A recording killed mid-way (perfdata/'s writer through test-writer --emit): after a header
+# checkpoint perf reads up to the checkpoint, with no checkpoint nothing; tinyperf reads every
+# record that reached the file, says the recording was not finished, and exits 1.
+tw=$bindir/test-writer
+if [ -x "$tw" ] && cc -O2 -g -no-pie -Wl,--build-id -o "$tmp/hot-ab" "$here/../workloads/hot-ab.c"; then
+	sym() { nm -S "$tmp/hot-ab" | awk -v s="$1" '$4 == s { print "0x" $1 ",0x" $2 }'; }
+	bid=$(readelf -n "$tmp/hot-ab" | awk '/Build ID:/ { print $3 }')
+	set -- $(readelf -lW "$tmp/hot-ab" | awk '$1 == "LOAD" && / R E / { print $2, $3, $6; exit }')
+	ms=$(($2 & ~0xfff))
+	for cp in "--checkpoint-after 50" ""; do
+		# shellcheck disable=SC2086
+		"$tw" --emit "$tmp/killed.data" --elf "$tmp/hot-ab" \
+			--map "$ms,$(((($2 - ms + $3 + 0xfff) & ~0xfff))),$(($1 & ~0xfff))" \
+			--hot-a "$(sym hot_a)" --hot-b "$(sym hot_b)" --build-id "$bid" \
+			--samples 300,100 $cp --abort-after 120 >/dev/null 2>&1
+		"$tp" dump -i "$tmp/killed.data" >"$tmp/killed.dump" 2>"$tmp/killed.err"
+		rc=$?
+		got="$rc $(grep -c ': PERF_RECORD_SAMPLE' "$tmp/killed.dump") $(grep -c 'not finished' "$tmp/killed.err")"
+		expect_eq "killed recording ${cp:-without checkpoint}: all 120 samples, 'not finished', exit 1 (perf report -D: $(perf_samples "$tmp/killed.data"))" "1 120 2" "$got"
+	done
+else
+	fail "killed recording: no $tw or cannot build hot-ab"
 fi
 
 done_tests

@@ -3,7 +3,7 @@
 # peer script (tests/unit/*-peer.sh) with the binaries of BINDIR (default out/host/host-san).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-bin=${1:-$src/out/host/host-san}
+bin=$(cd "${1:-$src/out/host/host-san}" && pwd)
 rc=0
 found=0
 for t in "$bin"/tests/test-*; do

@@ -1,0 +1,234 @@
+# Host-side checks of one board's recordings. Sourced by run.sh after board_load and
+# guest.sh; prints one [OK]/[FAIL]/[SKIP] line per check, "<board> <what>: ...".
+#
+# Three swappable pieces, each a few functions:
+#   receive   serial captures -> perf.data: 'tinyperf recv --from-file'      (recv_capture)
+#   report    symbols, callchains, tracepoints: Linux perf with --symfs and --kallsyms, the
+#             first peer (rep_*); 'tinyperf report --sysroot' goes here when it exists
+#   identity  build-ids: Linux perf buildid-list and tinyperf buildid-list, both against
+#             readelf -n of the unstripped copy
+# shellcheck shell=sh
+
+# ---- report (Linux perf) ----
+
+# isolate perf from the host's build-id cache and its own kernel
+rep_env() { PERF_BUILDID_DIR=$C_WORK/.debug "$@"; }
+
+# rep_read FILE: perf report reads FILE without a warning (stderr in $C_WORK/rep.err)
+rep_read() {
+	rep_env perf report --stdio -i "$1" --symfs "$C_SYSROOT" --kallsyms "$C_KALLSYMS" \
+		>"$C_WORK/rep.out" 2>"$C_WORK/rep.err" && ! [ -s "$C_WORK/rep.err" ]
+}
+# rep_top FILE N: the N symbols with the most samples, "sym|sym|..."
+rep_top() {
+	rep_env perf report --stdio --no-children -g none --sort sym -i "$1" --symfs "$C_SYSROOT" \
+		--kallsyms "$C_KALLSYMS" 2>/dev/null |
+		awk -v n="$2" '/^ +[0-9.]+%/ { s = $3; for (i = 4; i <= NF; i++) s = s " " $i
+			out = out (c++ ? "|" : "") s; if (c == n) exit } END { print out }'
+}
+# rep_samples FILE: the number of samples perf sees
+rep_samples() { rep_env perf script -i "$1" -F tid 2>/dev/null | grep -c .; }
+# rep_lost FILE: perf's count of lost samples
+rep_lost() { awk '/^# Total Lost Samples:/ { print $5; exit }' "$C_WORK/rep.out"; }
+# rep_kernel_ips FILE: "ip symbol" of every kernel sample (the sampled IP only)
+rep_kernel_ips() {
+	rep_env perf script -i "$1" -F ip,sym,dso -G --symfs "$C_SYSROOT" --kallsyms "$C_KALLSYMS" 2>/dev/null |
+		awk '/\[kernel\.kallsyms\]/ { print $1, $2 }'
+}
+# rep_chains FILE SYM: of the samples whose leaf is SYM, "total with-caller" where
+# with-caller counts those whose user callchain names a workload function above SYM
+rep_chains() {
+	rep_env perf script -i "$1" -F ip,sym --symfs "$C_SYSROOT" --kallsyms "$C_KALLSYMS" 2>/dev/null |
+		awk -v leaf="$2" '
+		function flush() { if (first == leaf) { t++; if (caller) c++ } first = ""; caller = 0; n = 0 }
+		/^$/ { flush(); next }
+		NF >= 2 { n++; if (n == 1) first = $2
+			else if ($2 ~ /^(mid|worker|main|start_thread)$/) caller = 1 }
+		END { flush(); print t + 0, c + 0 }'
+}
+# rep_tracepoint FILE: the first decoded sched_switch line
+rep_tracepoint() {
+	rep_env perf script -i "$1" -G 2>/dev/null | grep -m1 'sched:sched_switch: prev_comm=.* prev_pid=[0-9]* .*==> next_comm=.* next_pid=[0-9]*'
+}
+# rep_event FILE: the event names in the file
+rep_event() { rep_env perf evlist -i "$1" 2>/dev/null | grep -v '^#' | tr '\n' ' '; }
+# rep_buildid FILE PATH: the build-id perf lists for PATH
+rep_buildid() { rep_env perf buildid-list -i "$1" 2>/dev/null | awk -v p="$2" '$2 == p { print $1; exit }'; }
+
+# ---- identity (tinyperf's own reader too) ----
+
+tp_buildid() { "$C_TP" buildid-list -i "$1" 2>/dev/null | awk -v p="$2" '$2 == p { print $1; exit }'; }
+elf_buildid() { readelf -n "$1" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -n1; }
+
+# ---- receive ----
+
+# recv_capture CAPTURE OUTDIR: the one session in CAPTURE saved as a perf.data; prints its
+# path. recv's messages in OUTDIR.err, console text in OUTDIR.text.
+recv_capture() {
+	rm -rf "$2" && mkdir -p "$2"
+	"$C_TP" recv --from-file "$1" -o "$2" >"$2.text" 2>"$2.err" || return 1
+	find "$2" -name '*.data' | head -n1
+}
+
+# ---- the checks ----
+
+# kernel_check FILE: how many kernel sample IPs perf names, and whether each name is the one
+# the captured kallsyms gives for that address (looked up here independently: hex strings
+# of one width compare like the numbers, so awk needs no 64-bit arithmetic)
+kernel_check() {
+	rep_kernel_ips "$1" >"$C_WORK/kips"
+	awk 'NR == FNR { if ($2 ~ /^[tTwW]$/) { a[n] = $1; s[n++] = $3 } next }
+	     FNR == 1 { w = length(a[0]) }
+	     { ip = sprintf("%" w "s", $1); gsub(/ /, "0", ip); total++
+	       if ($2 == "[unknown]" || $2 ~ /^0x/) next
+	       named++; lo = 0; hi = n - 1
+	       while (lo < hi) { mid = int((lo + hi + 1) / 2); if (a[mid] <= ip) lo = mid; else hi = mid - 1 }
+	       ok = 0; for (i = lo; i >= 0 && a[i] == a[lo]; i--) if (s[i] == $2) ok = 1
+	       if (ok) agree++; else if (!bad) bad = $1 " perf:" $2 " kallsyms:" s[lo] }
+	     END { printf "%d %d %d %s\n", total, named, agree, bad }' \
+		"$(sort_kallsyms)" "$C_WORK/kips"
+}
+sort_kallsyms() {
+	[ -f "$C_WORK/kallsyms.sorted" ] || LC_ALL=C sort -k1,1 "$C_KALLSYMS" >"$C_WORK/kallsyms.sorted"
+	echo "$C_WORK/kallsyms.sorted"
+}
+
+# rec_line NAME: the recorder's closing line "N samples, L lost"
+rec_counts() { sed -n 's/^\[ tinyperf record: \([0-9]*\) samples, \([0-9]*\) lost.*/\1 \2/p' "$C_FILES/$1.log" 2>/dev/null; }
+
+# check_recording NAME FILE HOT: perf reads FILE as its own, with the recorder's sample count,
+# no loss, and HOT (a regex) on top; sets C_TOP
+check_recording() {
+	cr_n=$1 cr_f=$2 cr_hot=$3
+	set -- $(rec_counts "$cr_n")
+	cr_rs=${1:-} cr_rl=${2:-}
+	C_TOP=
+	if [ -z "$cr_rs" ]; then
+		fail "$B_NAME $cr_n: the recorder did not finish: $(tail -n 3 "$C_FILES/$cr_n.log" 2>/dev/null | tr '\n' ' ')"
+		return 1
+	fi
+	if ! rep_read "$cr_f"; then
+		fail "$B_NAME $cr_n: perf report does not read it: $(head -n 2 "$C_WORK/rep.err" | tr '\n' ' ')"
+		return 1
+	fi
+	cr_ps=$(rep_samples "$cr_f") cr_pl=$(rep_lost)
+	C_TOP=$(rep_top "$cr_f" 3)
+	C_SAMPLES="$C_SAMPLES $cr_n:$cr_ps"
+	[ "$cr_rl" = 0 ] && [ "${cr_pl:-0}" = 0 ] || C_LOST="$C_LOST $cr_n:$cr_rl"
+	if [ "$cr_rs" -eq 0 ] || [ "$cr_ps" != "$cr_rs" ] || [ "$cr_rl" != 0 ] || [ "${cr_pl:-0}" != 0 ]; then
+		fail "$B_NAME $cr_n: recorder: $cr_rs samples, $cr_rl lost; perf: $cr_ps samples, ${cr_pl:-?} lost"
+		return 1
+	fi
+	if [ -n "$cr_hot" ] && ! echo "|$C_TOP|" | grep -Eq "\|($cr_hot)\|"; then
+		fail "$B_NAME $cr_n: expected $cr_hot among the top 3 symbols, got: $C_TOP"
+		return 1
+	fi
+	ok "$B_NAME $cr_n: $cr_ps samples, 0 lost, perf reads it; top: ${C_TOP%%|*}"
+}
+
+check_buildid() { # NAME FILE GUEST-PATH
+	cb_want=$(elf_buildid "$C_SYSROOT$3") cb_pb=$(rep_buildid "$2" "$3") cb_tb=$(tp_buildid "$2" "$3")
+	if [ -n "$cb_want" ] && [ "$cb_pb" = "$cb_want" ] && [ "$cb_tb" = "$cb_want" ]; then
+		ok "$B_NAME $1: build-id of $3 matches the unstripped copy (perf and tinyperf): $cb_want"
+		C_BID=ok
+	else
+		fail "$B_NAME $1: build-id of $3: unstripped copy ${cb_want:-none}, perf lists ${cb_pb:-none}, tinyperf lists ${cb_tb:-none}"
+		C_BID=FAIL
+	fi
+}
+
+check_kernel() { # NAME FILE
+	set -- "$1" "$2" $(kernel_check "$2")
+	ck_total=$3 ck_named=$4 ck_agree=$5
+	shift 5
+	if [ "$ck_total" -gt 0 ] && [ $((ck_named * 100)) -ge $((ck_total * 95)) ] && [ $((ck_agree * 100)) -ge $((ck_named * 99)) ]; then
+		ok "$B_NAME kernel symbols: $ck_named/$ck_total kernel samples named from the captured kallsyms, $ck_agree agree with an independent lookup"
+		C_KSYM="$ck_named/$ck_total"
+	else
+		fail "$B_NAME kernel symbols: $ck_total kernel samples, $ck_named named, $ck_agree agree with kallsyms${*:+ (first disagreement: $*)}"
+		C_KSYM=FAIL
+	fi
+}
+
+check_callchain() { # NAME FILE
+	if [ "$B_CALLCHAIN" != fp ]; then
+		skip "$B_NAME callchains: $B_CALLCHAIN; not checked (user-stack unwinding is a later issue)"
+		C_CHAIN=n/a
+		return
+	fi
+	set -- $(rep_chains "$2" leaf)
+	if [ "${1:-0}" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 80)) ]; then
+		ok "$B_NAME callchains: $2 of $1 samples in leaf walk up to the workload's callers"
+		C_CHAIN="$2/$1"
+	else
+		fail "$B_NAME callchains: only ${2:-0} of ${1:-0} samples in leaf have a caller in the workload"
+		C_CHAIN=FAIL
+	fi
+}
+
+check_serial() { # NAME CAPTURE WHAT
+	cs_n=$1 cs_cap=$2
+	if ! [ -s "$cs_cap" ]; then
+		fail "$B_NAME $cs_n: nothing was captured from $3"
+		return
+	fi
+	cs_f=$(recv_capture "$cs_cap" "$C_WORK/recv-$cs_n")
+	if [ -z "$cs_f" ]; then
+		fail "$B_NAME $cs_n: tinyperf recv saved nothing: $(tail -n 2 "$C_WORK/recv-$cs_n.err" | tr '\n' ' ')"
+		C_SERIAL="$C_SERIAL $cs_n:FAIL"
+		return
+	fi
+	cs_info=$(grep 'saved ' "$C_WORK/recv-$cs_n.err" | head -n1)
+	if ! echo "$cs_info" | grep -q ' 0 lost; stream complete'; then
+		fail "$B_NAME $cs_n: the stream did not arrive intact: $cs_info"
+		C_SERIAL="$C_SERIAL $cs_n:FAIL"
+		return
+	fi
+	if check_recording "$cs_n" "$cs_f" "leaf|mid"; then
+		cs_noise=$(grep -c 'console noise' "$C_WORK/recv-$cs_n.text")
+		ok "$B_NAME $cs_n: intact through $3 (recv: 0 frames lost${cs_noise:+, $cs_noise kernel messages in between})"
+		C_SERIAL="$C_SERIAL $cs_n:ok"
+	else
+		C_SERIAL="$C_SERIAL $cs_n:FAIL"
+	fi
+}
+
+# check_board RUNDIR SYSROOT: every check of a board; the summary row in RUNDIR/summary
+check_board() {
+	cbd_d=$1
+	C_FILES=$cbd_d/files C_SYSROOT=$2 C_WORK=$cbd_d/host C_KALLSYMS=$cbd_d/files/kallsyms
+	C_SAMPLES= C_LOST= C_BID=- C_KSYM=- C_TRACE=- C_CHAIN=- C_SERIAL= C_SPIN_TOP=-
+	rm -rf "$C_WORK" && mkdir -p "$C_WORK"
+	while read -r cbd_step cbd_rc cbd_ms; do
+		[ "$cbd_rc" = 0 ] || fail "$B_NAME guest step $cbd_step exited $cbd_rc ($(tail -n 2 "$C_FILES/$cbd_step.log" 2>/dev/null | tr '\n' ' '))"
+	done <"$C_FILES/steps.txt"
+	cbd_f=$C_FILES
+	if check_recording spin-g "$cbd_f/spin-g.data" "leaf|mid"; then
+		C_SPIN_TOP=${C_TOP%%|*}
+		check_buildid spin-g "$cbd_f/spin-g.data" /bin/spin
+		check_callchain spin-g "$cbd_f/spin-g.data"
+	fi
+	check_recording sysc-g "$cbd_f/sysc-g.data" "" && check_kernel sysc-g "$cbd_f/sysc-g.data"
+	check_recording spin-a "$cbd_f/spin-a.data" "leaf|mid" && check_buildid spin-a "$cbd_f/spin-a.data" /bin/spin
+	if check_recording sched "$cbd_f/sched.data" ""; then
+		cbd_line=$(rep_tracepoint "$cbd_f/sched.data")
+		if [ -n "$cbd_line" ]; then
+			ok "$B_NAME sched: sched_switch fields decode: $(echo "$cbd_line" | sed 's/.*sched_switch: //' | cut -c1-90)"
+			C_TRACE=ok
+		else
+			fail "$B_NAME sched: perf script does not decode sched_switch fields"
+			C_TRACE=FAIL
+		fi
+	fi
+	for cbd_ev in $B_EVENTS; do
+		if check_recording "$cbd_ev" "$cbd_f/$cbd_ev.data" "leaf|mid"; then
+			cbd_e=$(rep_event "$cbd_f/$cbd_ev.data")
+			case $cbd_e in
+			*"$cbd_ev"*) ok "$B_NAME $cbd_ev: the PMU event was recorded as itself ($cbd_e)" ;;
+			*) fail "$B_NAME $cbd_ev: the file's event is '$cbd_e', not $cbd_ev" ;;
+			esac
+		fi
+	done
+	check_serial serial-con "$cbd_d/console.log" "the console $B_CONSOLE, shared with kernel messages"
+	[ -z "$B_UART2" ] || check_serial serial-uart2 "$cbd_d/uart2.bin" "the second UART $B_UART2"
+}
