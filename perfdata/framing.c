@@ -414,6 +414,35 @@ void tp_deframer__feed(struct tp_deframer *d, const void *buf, size_t len)
 
 void tp_deframer__idle(struct tp_deframer *d)
 {
+	size_t out = d->len, tail = d->len - d->line;
+	const uint8_t *m = find_marker(d->run + d->line, tail);
+
+	/* A binary frame under way is not text (its second byte, the type, is a control
+	 * character; its first is held back alone). A text frame under way starts with the
+	 * marker, perhaps only partly there yet: keep the line from there. */
+	if (!d->len || !looks_like_text(d->run, d->len) ||
+	    (d->len == 1 && d->run[0] != '\n' && d->run[0] != '\r'))
+		return;
+	if (m) {
+		out = (size_t)(m - d->run);
+	} else {
+		for (size_t k = TP_MIN(tail, (size_t)3); k; k--) {
+			if (!memcmp(d->run + d->len - k, TP_FRAME_TEXT_MARKER, k)) {
+				out = d->len - k;
+				break;
+			}
+		}
+	}
+	if (!out)
+		return;
+	not_a_frame(d, d->run, out);
+	memmove(d->run, d->run + out, d->len - out);
+	d->len -= out;
+	d->line = d->line > out ? d->line - out : 0;
+}
+
+void tp_deframer__end(struct tp_deframer *d)
+{
 	not_a_frame(d, d->run, d->len);
 	reset_run(d);
 }

@@ -124,8 +124,10 @@ struct tp_deframer {
 
 void tp_deframer__init(struct tp_deframer *d, const struct tp_deframer_ops *ops);
 void tp_deframer__feed(struct tp_deframer *d, const void *buf, size_t len);
-/* nothing arrived for a while: what is pending cannot be the start of a frame any more
- * (frames are written whole), so hand it out as text (or count it as noise) */
+/* nothing arrived for a while: pending bytes that can only be text (a prompt without a
+ * newline) go out now; anything that may be a frame under way waits for its end */
 void tp_deframer__idle(struct tp_deframer *d);
+/* the input ended: whatever is pending is text or noise */
+void tp_deframer__end(struct tp_deframer *d);
 
 #endif

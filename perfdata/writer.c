@@ -214,6 +214,19 @@ int tp_writer__finished_round(struct tp_writer *w)
 	return len < 0 ? len : tp_writer__add(w, rec, (size_t)len);
 }
 
+int tp_writer__salvage(struct tp_writer *w)
+{
+	int err = w->err;
+
+	if (w->closed || w->mode != TP_WRITER_FILE)
+		return err;
+	w->err = 0;
+	err = rewrite_header(w, NULL);
+	if (!w->err)
+		w->err = err;
+	return err;
+}
+
 int tp_writer__checkpoint(struct tp_writer *w)
 {
 	if (w->closed)

@@ -94,6 +94,11 @@ int tp_writer__finished_round(struct tp_writer *w);
  * (SIGKILL, power loss) still reads up to here. PIPE: nothing to do. */
 int tp_writer__checkpoint(struct tp_writer *w);
 
+/* FILE, after a sink error (ENOSPC, EIO): rewrite the header over the records written whole
+ * before the error, so the file reads up to there; the header lies in space already written,
+ * so this usually succeeds on a full disk. The sticky error stays. 0 or -errno. */
+int tp_writer__salvage(struct tp_writer *w);
+
 /* PIPE: send these features now (perf reads them wherever they come), e.g. hostname and arch
  * at the start. FILE: nothing to do: features follow the data, give them all to close().
  * Either way close() may be given the same features again; PIPE skips those already sent. */

@@ -602,6 +602,8 @@ out_finish:
 	if (r->o.buildid_all)
 		track__mark_all(&r->track);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
+	if (e && !r->pipe)
+		tp_writer__salvage(&r->w);
 	evlist__close(&r->el);
 	if (!r->pipe)
 		sys_close(r->out_fd);
@@ -612,9 +614,9 @@ out_finish:
 			e = ce;
 	}
 	if (e) {
-		fail("writing %s failed: %s; %s", out_name(r), tp_strerror(e),
+		fail("writing %s failed: %s: recording stopped; %s", out_name(r), tp_strerror(e),
 		     r->pipe ? "the stream ends at the last whole record" :
-		     "the file holds everything up to its last checkpoint (perf report reads it)");
+		     "the file keeps the records written before the error (perf report reads it)");
 		return r->exit_status ? r->exit_status : 1;
 	}
 	closing_line(r);

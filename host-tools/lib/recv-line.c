@@ -248,7 +248,7 @@ const struct tp_deframer_stats *tp_recv_line__stats(const struct tp_recv_line *l
 
 void tp_recv_line__close(struct tp_recv_line *l, const char *why)
 {
-	tp_deframer__idle(&l->dec);
+	tp_deframer__end(&l->dec);
 	finish(l, why);
 	free(l->head);
 	free(l->head_bits);

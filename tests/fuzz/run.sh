@@ -2,6 +2,8 @@
 # Build the reader's libFuzzer target with clang (ASan + UBSan) and run it for a bounded
 # time from the seed corpus. New inputs go to a scratch corpus, never into the tree; a crash
 # leaves crash-* / leak-* / timeout-* files in the output directory and fails the run.
+# The seeds in tests/fuzz/corpus/ are tiny valid recordings, both byte orders, file and
+# pipe, written by `test-reader --emit-seeds tests/fuzz/corpus` (tests/unit/reader/tools.c).
 #   usage: tests/fuzz/run.sh [SECONDS]     (env: FUZZ_OUT, default out/fuzz; CLANG)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)

@@ -132,6 +132,41 @@ else
 	fail "record -o - | perf report -i -: no leaf"
 fi
 
+# bad input: one clear line and a non-zero exit
+"$tp" record --no-such-option -- true >/dev/null 2>"$work/badopt.err"
+rc=$?
+if [ $rc -eq 2 ] && head -n1 "$work/badopt.err" | grep -q "unknown option '--no-such-option'"; then ok "bad option: exit 2 and a clear line"
+else fail "bad option: rc $rc: $(head -n1 "$work/badopt.err")"; fi
+"$tp" record -e no-such-event -o "$work/x.data" -- true 2>"$work/badev.err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q "unknown event 'no-such-event': see 'tinyperf list'" "$work/badev.err"; then ok "unknown event suggests tinyperf list"
+else fail "unknown event: rc $rc: $(cat "$work/badev.err")"; fi
+if "$tp" list >"$work/list.out" 2>&1 && grep -q 'cpu-clock .*\[Software event\]' "$work/list.out" &&
+   grep -q 'sched:sched_switch .*\[Tracepoint event\]' "$work/list.out"; then ok "list shows software events and tracepoints"
+else fail "list: $(head -n3 "$work/list.out")"; fi
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	cp "$tp" "$work/tp-user" && chmod 755 "$work" "$work/tp-user"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$work/tp-user" record -a -o /tmp/nobody.data -- true \
+		>/dev/null 2>"$work/perm.err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "perf_event_paranoid is [0-9-]*; run as root" "$work/perm.err"; then
+		ok "no permission (-a as nobody): names perf_event_paranoid and its value"
+	else
+		fail "no permission: rc $rc: $(cat "$work/perm.err")"
+	fi
+fi
+if [ "$(id -u)" = 0 ] && mkdir -p "$work/small" && mount -t tmpfs -o size=512k tmpfs "$work/small" 2>/dev/null; then
+	"$tp" record -m 16 -a -g -e cpu-clock -F 10000 -o "$work/small/full.data" -- sleep 3 2>"$work/full.err"
+	rc=$?
+	fs=$(perf script -i "$work/small/full.data" -F tid 2>/dev/null | grep -c .)
+	if [ $rc -ne 0 ] && grep -q "No space left on device: recording stopped" "$work/full.err" && [ "$fs" -gt 0 ]; then
+		ok "full disk: stops with a clear line, exit $rc, perf reads the $fs samples written"
+	else
+		fail "full disk: rc $rc, $fs samples readable: $(cat "$work/full.err")"
+	fi
+	umount "$work/small"
+fi
+
 # SIGKILL in mid-recording: the last checkpoint is readable
 "$tp" record -o "$work/killed.data" $ev -a -- sleep 10 2>/dev/null &
 kp=$!

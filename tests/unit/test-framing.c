@@ -233,7 +233,7 @@ static void test_clean(bool text)
 			off += k;
 		}
 	}
-	tp_deframer__idle(&dec);
+	tp_deframer__end(&dec);
 	EXPECT(&c, "frames", 60, got.n);
 	EXPECT(&c, "frames lost", 0, dec.st.lost);
 	EXPECT(&c, "bad chunks", 0, dec.st.bad);
@@ -285,8 +285,17 @@ static void test_corruption(bool text, unsigned permille)
 	}
 	for (unsigned i = 0; i <= last_intact; i++)
 		ndamaged += damaged[i];
-	tp_deframer__feed(&dec, stream, slen);
-	tp_deframer__idle(&dec);
+	/* in pieces, going idle between them: a pause inside a frame must not cost it */
+	for (size_t off = 0; off < slen;) {
+		size_t k = 1 + rnd() % 300;
+
+		if (k > slen - off)
+			k = slen - off;
+		tp_deframer__feed(&dec, stream + off, k);
+		tp_deframer__idle(&dec);
+		off += k;
+	}
+	tp_deframer__end(&dec);
 	printf("  (%u of %u frames damaged, %" PRIu64 " bad chunks, %" PRIu64 " text bytes)\n", ndamaged, last_intact + 1, dec.st.bad, dec.st.text_bytes);
 	EXPECT(&c, "frames lost = frames damaged (before the last intact one)", ndamaged,
 	       dec.st.lost);
@@ -374,7 +383,7 @@ static void test_sequence(void)
 
 static void test_text_paths(void)
 {
-	struct tcase c = case_begin("decoder: idle flush, over-long text, marker after a prompt");
+	struct tcase c = case_begin("decoder: idle flush of text only, over-long text, marker after a prompt");
 	char line[400];
 	uint8_t big[5000];
 	int n;
@@ -388,6 +397,18 @@ static void test_text_paths(void)
 	tp_deframer__feed(&dec, big, sizeof(big));
 	tp_deframer__idle(&dec);
 	EXPECT(&c, "text longer than any frame passes through", 7 + sizeof(big), got.text_len);
+	dec_init();
+	n = tp_frame__encode(big, sizeof(big), TP_FRAME_DATA, 0, "abc", 3);
+	tp_deframer__feed(&dec, big, 3);
+	tp_deframer__idle(&dec);
+	tp_deframer__feed(&dec, big + 3, (size_t)n - 3);
+	EXPECT(&c, "a pause inside a binary frame does not cut it", 1, got.n);
+	n = tp_frame__encode_text((char *)big, sizeof(big), TP_FRAME_DATA, 1, "abc", 3);
+	tp_deframer__feed(&dec, big, 6);
+	tp_deframer__idle(&dec);
+	tp_deframer__feed(&dec, big + 6, (size_t)n - 6);
+	EXPECT(&c, "nor inside a text frame", 2, got.n);
+	EXPECT(&c, "and neither became text", 0, got.text_len);
 	dec_init();
 	memcpy(line, "# ", 2);
 	n = tp_frame__encode_text(line + 2, sizeof(line) - 2, TP_FRAME_DATA, 0, "payload", 7);

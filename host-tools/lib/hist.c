@@ -1,0 +1,420 @@
+/* Aggregation: samples into entries keyed by the sort keys, with totals, the call-path tree
+ * and, at the end, children weights and the sorted order. No allocation per sample once the
+ * contexts, entries and paths it touches exist. */
+#define _GNU_SOURCE		/* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/error.h"
+#include "host-tools/lib/hist-int.h"
+
+static const char *const key_names[TP_HKEY_MAX] = {
+	[TP_HKEY_COMM] = "comm", [TP_HKEY_DSO] = "dso", [TP_HKEY_SYM] = "sym",
+	[TP_HKEY_PID] = "pid", [TP_HKEY_TID] = "tid", [TP_HKEY_CPU] = "cpu",
+};
+
+int tp_hkey_parse(const char *name, size_t len)
+{
+	if (len == 6 && !strncmp(name, "symbol", 6))
+		return TP_HKEY_SYM;
+	for (int k = 0; k < TP_HKEY_MAX; k++)
+		if (strlen(key_names[k]) == len && !strncmp(name, key_names[k], len))
+			return k;
+	return -1;
+}
+
+const char *tp_hkey_name(enum tp_hkey k)
+{
+	return (unsigned)k < TP_HKEY_MAX ? key_names[k] : "?";
+}
+
+int tp_hist__new(struct tp_hist **out, const struct tp_hconf *conf)
+{
+	struct tp_hist *h;
+
+	*out = NULL;
+	if (!conf->nr_keys || conf->nr_keys > TP_HKEY_MAX)
+		return -TP_ERR_INVAL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -TP_ERR_NOMEM;
+	h->conf = *conf;
+	for (unsigned i = 0; i < conf->nr_keys; i++) {
+		if (conf->keys[i] >= TP_HKEY_MAX || h->has[conf->keys[i]]) {
+			free(h);
+			return -TP_ERR_INVAL;
+		}
+		h->has[conf->keys[i]] = true;
+	}
+	h->last_ctx = TP_HNONE;
+	*out = h;
+	return 0;
+}
+
+void tp_hist__delete(struct tp_hist *h)
+{
+	if (!h)
+		return;
+	free(h->ctxs);
+	tp_htab__free(&h->ctx_idx);
+	free(h->entries);
+	tp_htab__free(&h->entry_idx);
+	free(h->order);
+	free(h->nodes);
+	tp_htab__free(&h->node_idx);
+	free(h->total);
+	free(h->by_entry);
+	free(h->by_entry_start);
+	free(h);
+}
+
+/* ---- contexts ---- */
+
+struct ctx_key {
+	const struct tp_hist *h;
+	struct tp_hctx c;
+};
+
+static bool ctx_key_eq(const void *p, uint32_t i)
+{
+	const struct ctx_key *k = p;
+	const struct tp_hctx *c = &k->h->ctxs[i];
+
+	return c->comm == k->c.comm && c->pid == k->c.pid && c->tid == k->c.tid &&
+	       c->cpu == k->c.cpu;
+}
+
+static int new_node(struct tp_hist *h, struct tp_frame f, uint32_t parent, uint32_t entry,
+		    uint32_t *out);
+
+/* the context of a sample, made if new */
+static int get_ctx(struct tp_hist *h, const struct tp_hsample *s, uint32_t *out)
+{
+	struct ctx_key k = { .h = h };
+	struct tp_hslot *slot;
+	uint32_t hv;
+
+	k.c.comm = h->has[TP_HKEY_COMM] ? s->comm : 0;
+	k.c.pid = h->has[TP_HKEY_PID] ? s->pid : 0;
+	k.c.tid = h->has[TP_HKEY_TID] ? s->tid : 0;
+	k.c.cpu = h->has[TP_HKEY_CPU] ? s->cpu : 0;
+	if (h->last_ctx != TP_HNONE && ctx_key_eq(&k, h->last_ctx)) {
+		*out = h->last_ctx;
+		return 0;
+	}
+	hv = tp_hash2(((uint64_t)k.c.comm << 32) | (uint32_t)k.c.pid,
+		      ((uint64_t)(uint32_t)k.c.tid << 32) | k.c.cpu);
+	if (tp_htab__reserve(&h->ctx_idx))
+		return -TP_ERR_NOMEM;
+	slot = tp_htab__probe(&h->ctx_idx, hv, ctx_key_eq, &k);
+	if (!slot->idx) {
+		uint32_t i = h->nr_ctxs;
+
+		if (tp_grow((void **)&h->ctxs, &h->cap_ctxs, i + 1, sizeof(*h->ctxs)))
+			return -TP_ERR_NOMEM;
+		k.c.root = TP_HNONE;
+		h->ctxs[i] = k.c;
+		h->nr_ctxs++;
+		if (h->conf.paths &&
+		    new_node(h, (struct tp_frame){ TP_HNONE, i }, TP_HNONE, TP_HNONE,
+			     &h->ctxs[i].root))
+			return -TP_ERR_NOMEM;
+		tp_htab__fill(&h->ctx_idx, slot, hv, i);
+	}
+	*out = h->last_ctx = slot->idx - 1;
+	return 0;
+}
+
+/* ---- entries ---- */
+
+struct entry_key {
+	const struct tp_hist *h;
+	uint32_t ctx;
+	struct tp_frame f;		/* projected on the keys */
+};
+
+static bool entry_eq(const void *p, uint32_t i)
+{
+	const struct entry_key *k = p;
+	const struct tp_hentry *e = &k->h->entries[i];
+
+	return e->ctx == k->ctx && e->frame.sym == k->f.sym && e->frame.dso == k->f.dso;
+}
+
+static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_t *out)
+{
+	struct entry_key k = { h, ctx, { 0, 0 } };
+	struct tp_hslot *slot;
+	uint32_t hv;
+
+	if (h->has[TP_HKEY_DSO] || h->has[TP_HKEY_SYM])
+		k.f.dso = f.dso;
+	if (h->has[TP_HKEY_SYM])
+		k.f.sym = f.sym;
+	hv = tp_hash2(((uint64_t)ctx << 32) | k.f.dso, k.f.sym);
+	if (tp_htab__reserve(&h->entry_idx))
+		return -TP_ERR_NOMEM;
+	slot = tp_htab__probe(&h->entry_idx, hv, entry_eq, &k);
+	if (!slot->idx) {
+		const struct tp_hctx *c = &h->ctxs[ctx];
+		uint32_t i = h->nr_entries;
+		struct tp_hentry *e;
+
+		if (tp_grow((void **)&h->entries, &h->cap_entries, i + 1, sizeof(*h->entries)))
+			return -TP_ERR_NOMEM;
+		e = &h->entries[i];
+		memset(e, 0, sizeof(*e));
+		e->comm = c->comm;
+		e->pid = c->pid;
+		e->tid = c->tid;
+		e->cpu = c->cpu;
+		e->frame = k.f;
+		e->ctx = ctx;
+		h->nr_entries++;
+		tp_htab__fill(&h->entry_idx, slot, hv, i);
+	}
+	*out = slot->idx - 1;
+	return 0;
+}
+
+/* ---- call paths ---- */
+
+struct node_key {
+	const struct tp_hist *h;
+	uint32_t parent, sym;
+};
+
+static bool node_eq(const void *p, uint32_t i)
+{
+	const struct node_key *k = p;
+	const struct tp_hnode *n = &k->h->nodes[i];
+
+	return n->parent == k->parent && n->frame.sym == k->sym;
+}
+
+static int new_node(struct tp_hist *h, struct tp_frame f, uint32_t parent, uint32_t entry,
+		    uint32_t *out)
+{
+	uint32_t i = h->nr_nodes;
+	struct tp_hnode *n;
+
+	if (i == TP_HNONE ||
+	    tp_grow((void **)&h->nodes, &h->cap_nodes, i + 1, sizeof(*h->nodes)))
+		return -TP_ERR_NOMEM;
+	n = &h->nodes[i];
+	n->frame = f;
+	n->parent = parent;
+	n->first_child = TP_HNONE;
+	n->next = TP_HNONE;
+	n->entry = entry;
+	n->self = 0;
+	if (parent != TP_HNONE) {
+		n->next = h->nodes[parent].first_child;
+		h->nodes[parent].first_child = i;
+	}
+	h->nr_nodes++;
+	*out = i;
+	return 0;
+}
+
+/* the child of parent for frame f, made if new */
+static int child(struct tp_hist *h, uint32_t ctx, uint32_t parent, struct tp_frame f,
+		 uint32_t *out)
+{
+	struct node_key k = { h, parent, f.sym };
+	uint32_t hv = tp_hash2(parent, f.sym), entry;
+	struct tp_hslot *slot;
+	int err;
+
+	if (tp_htab__reserve(&h->node_idx))
+		return -TP_ERR_NOMEM;
+	slot = tp_htab__probe(&h->node_idx, hv, node_eq, &k);
+	if (slot->idx) {
+		*out = slot->idx - 1;
+		return 0;
+	}
+	err = get_entry(h, ctx, f, &entry);
+	if (!err)
+		err = new_node(h, f, parent, entry, out);
+	if (!err)
+		tp_htab__fill(&h->node_idx, slot, hv, *out);
+	return err;
+}
+
+int tp_hist__add(struct tp_hist *h, const struct tp_hsample *s)
+{
+	uint32_t ctx, entry, node;
+	int err;
+
+	if (!s->nr_frames || h->finished)
+		return -TP_ERR_INVAL;
+	err = get_ctx(h, s, &ctx);
+	if (err)
+		return err;
+	if (h->conf.paths) {
+		node = h->ctxs[ctx].root;
+		for (uint32_t i = s->nr_frames; i-- > 0;) {
+			err = child(h, ctx, node, s->frames[i], &node);
+			if (err)
+				return err;
+		}
+		h->nodes[node].self += s->weight;
+		entry = h->nodes[node].entry;
+	} else {
+		err = get_entry(h, ctx, s->frames[0], &entry);
+		if (err)
+			return err;
+	}
+	h->entries[entry].self += s->weight;
+	h->entries[entry].nr_samples++;
+	h->total_weight += s->weight;
+	h->nr_samples++;
+	return 0;
+}
+
+void tp_hist__add_hidden(struct tp_hist *h, uint64_t weight)
+{
+	h->total_weight += weight;
+	h->nr_samples++;
+}
+
+/* ---- the end: children weights and order ---- */
+
+/* Children of an entry: the total of each of its outermost occurrences on the paths, i.e.
+ * every sample with the entry on its path, counted once however often it recurs. */
+static int cumulate(struct tp_hist *h)
+{
+	uint32_t *onpath;
+
+	h->total = malloc((size_t)(h->nr_nodes ? h->nr_nodes : 1) * sizeof(*h->total));
+	onpath = calloc(h->nr_entries ? h->nr_entries : 1, sizeof(*onpath));
+	if (!h->total || !onpath) {
+		free(onpath);
+		return -TP_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < h->nr_nodes; i++)
+		h->total[i] = h->nodes[i].self;
+	for (uint32_t i = h->nr_nodes; i-- > 0;)	/* children come after their parent */
+		if (h->nodes[i].parent != TP_HNONE)
+			h->total[h->nodes[i].parent] += h->total[i];
+	for (uint32_t c = 0; c < h->nr_ctxs; c++) {
+		uint32_t root = h->ctxs[c].root, n = h->nodes[root].first_child;
+
+		/* depth first without a stack: down, across, or up until there is an across */
+		while (n != TP_HNONE) {
+			const struct tp_hnode *nd = &h->nodes[n];
+
+			if (!onpath[nd->entry]++)
+				h->entries[nd->entry].children += h->total[n];
+			if (nd->first_child != TP_HNONE) {
+				n = nd->first_child;
+				continue;
+			}
+			for (;;) {
+				onpath[h->nodes[n].entry]--;
+				if (h->nodes[n].next != TP_HNONE) {
+					n = h->nodes[n].next;
+					break;
+				}
+				n = h->nodes[n].parent;
+				if (n == root) {
+					n = TP_HNONE;
+					break;
+				}
+			}
+		}
+	}
+	free(onpath);
+	return 0;
+}
+
+struct sort_ctx {
+	const struct tp_hist *h;
+	bool by_children;
+};
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+static int cmp_key(const struct tp_hist *h, const struct tp_hentry *a, const struct tp_hentry *b)
+{
+	for (unsigned i = 0; i < h->conf.nr_keys; i++) {
+		int64_t d = 0;
+
+		switch (h->conf.keys[i]) {
+		case TP_HKEY_COMM: d = (int64_t)a->comm - b->comm; break;
+		case TP_HKEY_DSO: d = (int64_t)a->frame.dso - b->frame.dso; break;
+		case TP_HKEY_SYM: d = (int64_t)a->frame.sym - b->frame.sym; break;
+		case TP_HKEY_PID: d = (int64_t)a->pid - b->pid; break;
+		case TP_HKEY_TID: d = (int64_t)a->tid - b->tid; break;
+		case TP_HKEY_CPU: d = (int64_t)a->cpu - b->cpu; break;
+		}
+		if (d)
+			return d < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
+static int cmp_entry(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *sc = arg;
+	const struct tp_hentry *a = &sc->h->entries[*(const uint32_t *)pa];
+	const struct tp_hentry *b = &sc->h->entries[*(const uint32_t *)pb];
+	int c;
+
+	if (sc->by_children) {
+		c = cmp_u64_desc(a->children, b->children);
+		if (c)
+			return c;
+	}
+	c = cmp_u64_desc(a->self, b->self);
+	return c ? c : cmp_key(sc->h, a, b);
+}
+
+int tp_hist__finish(struct tp_hist *h, bool by_children)
+{
+	struct sort_ctx sc;
+
+	if (!h->finished) {
+		if (h->conf.paths) {
+			int err = cumulate(h);
+
+			if (err)
+				return err;
+		} else {
+			for (uint32_t i = 0; i < h->nr_entries; i++)
+				h->entries[i].children = h->entries[i].self;
+		}
+		h->order = malloc((size_t)(h->nr_entries ? h->nr_entries : 1) * sizeof(*h->order));
+		if (!h->order)
+			return -TP_ERR_NOMEM;
+		h->finished = true;
+	}
+	for (uint32_t i = 0; i < h->nr_entries; i++)
+		h->order[i] = i;
+	sc = (struct sort_ctx){ h, by_children };
+	qsort_r(h->order, h->nr_entries, sizeof(*h->order), cmp_entry, &sc);
+	return 0;
+}
+
+uint64_t tp_hist__total(const struct tp_hist *h)
+{
+	return h->total_weight;
+}
+
+uint64_t tp_hist__nr_samples(const struct tp_hist *h)
+{
+	return h->nr_samples;
+}
+
+size_t tp_hist__nr_entries(const struct tp_hist *h)
+{
+	return h->finished ? h->nr_entries : 0;
+}
+
+const struct tp_hentry *tp_hist__entry(const struct tp_hist *h, size_t i)
+{
+	return h->finished && i < h->nr_entries ? &h->entries[h->order[i]] : NULL;
+}
