@@ -122,11 +122,13 @@ static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info
 		return;
 	}
 	r->saved++;
-	say(r, "saved %s/%s: %llu samples, %.2f MB%s; %s%s%s", r->dir, i->path,
-	    (unsigned long long)i->samples, i->bytes / 1e6, frames,
-	    i->complete && !i->error ? "stream complete" : "stream ended early (",
-	    i->complete && !i->error ? "" : i->error ? i->error : "no end marker",
-	    i->complete && !i->error ? "" : "): kept what arrived");
+	if (i->complete && !i->error)
+		say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream complete", r->dir, i->path,
+		    (unsigned long long)i->samples, i->bytes / 1e6, frames);
+	else
+		say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream ended early (%s): kept what "
+		    "arrived", r->dir, i->path, (unsigned long long)i->samples, i->bytes / 1e6,
+		    frames, i->error ? i->error : "no end marker");
 }
 
 static void on_text(void *ctx, const char *origin, const uint8_t *text, size_t len)
@@ -250,11 +252,10 @@ static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap
 	e = tp_recv_conn__feed(in->conn, buf, (size_t)n);
 	if (e >= 0)
 		return true;
-	if (e == -TP_ERR_BAD_MAGIC && !tp_recv_conn__session(in->conn))
-		say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn));
-	else
-		say(r, "%s: the stream broke: %s: dropped", in->name,
-		    tp_recv_conn__error(in->conn) ? tp_recv_conn__error(in->conn) : tp_error_str(e));
+	/* one line: this one when nothing was started, else the session's closing line */
+	if (!tp_recv_conn__session(in->conn))
+		say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn) ?
+		    tp_recv_conn__error(in->conn) : tp_error_str(e));
 	return false;
 }
 

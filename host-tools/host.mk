@@ -7,9 +7,11 @@ HOST_LDFLAGS ?=
 host-obj := $(objtree)/host-obj$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-san)
 host-bin := $(objtree)/host$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-san)
 
+# (in a variable: the commas in it would split the arguments of $(if))
+host-san-flags := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOSTED=1 \
 	-DTP_VERSION='"$(VERSION)"' \
-	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 TP_HOST_LIBS := -ldw -lelf
 
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*.c) \

@@ -9,6 +9,8 @@ static const struct host_cmd commands[] = {
 	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },
+	{ "report", cmd_report, "show where the samples went (like perf report --stdio)" },
+	{ "script", cmd_script, "print every sample, or folded stacks (like perf script)" },
 	{ "dump", cmd_dump, "print every record of a perf.data, raw and decoded" },
 	{ "header", cmd_header, "print a perf.data's feature sections (hostname, events ...)" },
 	{ "buildid-list", cmd_buildid_list, "list the build-ids of the DSOs in a perf.data" },

@@ -45,9 +45,11 @@ int tp_hello__parse(struct tp_hello *h, const char *line, size_t len);
 
 enum tp_frame_type {
 	TP_FRAME_HELLO = 1,	/* the hello line, without '\n' */
-	TP_FRAME_HEAD = 2,	/* u16 total, u16 offset, bytes: a piece of the stream's head (pipe
-				 * header and HEADER_ATTR records), sent again now and then so a
-				 * receiver that lost it, or joined late, can still start a file */
+	TP_FRAME_HEAD = 2,	/* u32 tag, u16 total, u16 offset, bytes: a piece of the session's
+				 * head: the hello line, then the stream's pipe header and
+				 * HEADER_ATTR records. Sent again now and then, so a receiver that
+				 * lost pieces, or joined late, can still start a file; tag (the
+				 * CRC-32 of the session id) keeps sessions' pieces apart */
 	TP_FRAME_DATA = 3,	/* u16 dseq, u16 first, bytes: the pipe stream after the head.
 				 * dseq numbers DATA frames (a frame sent twice keeps it: take
 				 * one copy); first is where the first record starting in this

@@ -5,7 +5,8 @@
  * records when they fit and each DATA frame says where its first record starts: after a lost
  * frame the receiver drops only the records that frame touched and picks up at the next one.
  * The head of the stream (pipe header and HEADER_ATTR records, without which nothing can be
- * read) goes in HEAD frames, repeated with the HELLO every SINK_SERIAL_REPEAT_MS. DATA frames
+ * read) goes in HEAD frames after the hello line, in small pieces repeated with the HELLO
+ * every SINK_SERIAL_REPEAT_MS: a receiver assembles it from whichever copies arrive. DATA frames
  * that carry anything but samples (the maps, comms and forks that samples need to resolve)
  * are sent twice: the copy has the same DATA number, so a receiver takes whichever arrives.
  *
@@ -59,23 +60,27 @@ static void put_u16(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
-/* HELLO, then the head in as many HEAD frames as it takes */
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	put_u16(p, (unsigned)v);
+	put_u16(p + 2, (unsigned)(v >> 16));
+}
+
+/* HELLO, then hello line + head in as many HEAD frames as it takes */
 static void send_hello_head(struct sink_serial *s)
 {
-	char line[TP_HELLO_MAX];
-	uint8_t piece[4 + SINK_SERIAL_PAYLOAD];
-	size_t step = s->max_payload - 2;
-	int n = tp_hello__format(line, sizeof(line), &s->hello);
+	uint8_t piece[8 + SINK_SERIAL_PAYLOAD];
+	size_t step = s->max_payload - 4;
 
-	if (n > 0)
-		send_frame(s, TP_FRAME_HELLO, line, (size_t)n - 1);
+	send_frame(s, TP_FRAME_HELLO, s->head, s->hello_len - 1);
 	for (size_t off = 0; off < s->head_len; off += step) {
 		size_t k = TP_MIN(step, s->head_len - off);
 
-		put_u16(piece, (unsigned)s->head_len);
-		put_u16(piece + 2, (unsigned)off);
-		memcpy(piece + 4, s->head + off, k);
-		send_frame(s, TP_FRAME_HEAD, piece, 4 + k);
+		put_u32(piece, s->tag);
+		put_u16(piece + 4, (unsigned)s->head_len);
+		put_u16(piece + 6, (unsigned)off);
+		memcpy(piece + 8, s->head + off, k);
+		send_frame(s, TP_FRAME_HEAD, piece, 8 + k);
 	}
 	s->last_repeat_ms = now_ms();
 	s->repeats++;
@@ -267,7 +272,11 @@ int sink_serial__open(struct sink_serial *s, const char *spec, const struct tp_h
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->sink.write = serial_write;
-	s->hello = *h;
+	e = tp_hello__format((char *)s->head, sizeof(s->head), h);
+	if (e < 0)
+		goto bad;
+	s->head_len = s->hello_len = (size_t)e;		/* the hello line starts the head */
+	s->tag = tp_crc32(0, h->session, strlen(h->session));
 	s->in_head = true;
 	s->first = TP_FRAME_NO_START;
 	if (!n || n >= sizeof(dev))

@@ -53,7 +53,7 @@ struct sink_serial {
 	bool text;
 	bool restore;			/* termios to put back at close */
 	struct tp_termios saved;
-	struct tp_hello hello;
+	uint32_t tag;			/* crc32 of the session id, in every HEAD piece */
 	uint16_t seq;
 	uint32_t frames;
 	int err;
@@ -64,9 +64,9 @@ struct sink_serial {
 	uint64_t left;			/* bytes of the current record still to come */
 	uint8_t hdr[16];		/* the next record's first bytes, until its size is known */
 	unsigned have;
-	/* the head, and the DATA frame being filled */
-	uint8_t head[SINK_SERIAL_HEAD_MAX];
-	size_t head_len;
+	/* the hello line and the head, and the DATA frame being filled */
+	uint8_t head[TP_HELLO_MAX + SINK_SERIAL_HEAD_MAX];
+	size_t head_len, hello_len;
 	int64_t last_repeat_ms;
 	unsigned repeats;
 	size_t max_payload;

@@ -19,11 +19,11 @@ struct tp_hctx {
 /* A call-path tree node. Nodes are only ever appended, after their parent: index order is
  * a topological order (a parent always has a smaller index than its children). */
 struct tp_hnode {
+	uint64_t self;			/* weight of the samples that ended here */
 	struct tp_frame frame;		/* a context root: {TP_HNONE, ctx} */
 	uint32_t parent;		/* TP_HNONE for a context root */
 	uint32_t first_child, next;	/* TP_HNONE terminated */
 	uint32_t entry;			/* the entry this frame counts for in its context */
-	uint64_t self;			/* weight of the samples that ended here */
 };
 
 struct tp_hist {

@@ -116,7 +116,7 @@ static int get_ctx(struct tp_hist *h, const struct tp_hsample *s, uint32_t *out)
 		h->ctxs[i] = k.c;
 		h->nr_ctxs++;
 		if (h->conf.paths &&
-		    new_node(h, (struct tp_frame){ TP_HNONE, i }, TP_HNONE, TP_HNONE,
+		    new_node(h, (struct tp_frame){ TP_HNONE, i, 0 }, TP_HNONE, TP_HNONE,
 			     &h->ctxs[i].root))
 			return -TP_ERR_NOMEM;
 		tp_htab__fill(&h->ctx_idx, slot, hv, i);
@@ -143,14 +143,16 @@ static bool entry_eq(const void *p, uint32_t i)
 
 static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_t *out)
 {
-	struct entry_key k = { h, ctx, { 0, 0 } };
+	struct entry_key k = { h, ctx, { 0, 0, 0 } };
 	struct tp_hslot *slot;
 	uint32_t hv;
 
 	if (h->has[TP_HKEY_DSO] || h->has[TP_HKEY_SYM])
 		k.f.dso = f.dso;
-	if (h->has[TP_HKEY_SYM])
+	if (h->has[TP_HKEY_SYM]) {
 		k.f.sym = f.sym;
+		k.f.level = f.level;
+	}
 	hv = tp_hash2(((uint64_t)ctx << 32) | k.f.dso, k.f.sym);
 	if (tp_htab__reserve(&h->entry_idx))
 		return -TP_ERR_NOMEM;

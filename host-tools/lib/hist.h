@@ -19,10 +19,12 @@
 #include <stdint.h>
 
 /* One stack frame: sym is unique across DSOs (a symbol, or one unresolved address);
- * dso is the DSO it is in. */
+ * dso is the DSO it is in. level is shown, never compared: an entry shows the level of the
+ * first sample that made it, as perf's ('k' kernel, '.' user, ...). */
 struct tp_frame {
 	uint32_t sym;
 	uint32_t dso;
+	char level;
 };
 
 enum tp_hkey {

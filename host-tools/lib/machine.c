@@ -13,8 +13,11 @@ int tp_ptrs__push(struct tp_ptrs *p, void *v)
 {
 	if (p->nr == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
-		void **n = realloc(p->v, cap * sizeof(*n));
+		void **n;
 
+		if (cap > UINT32_MAX / 2)	/* the indexes hold u32 positions */
+			return -TP_ERR_NOMEM;
+		n = realloc(p->v, cap * sizeof(*n));
 		if (!n)
 			return -TP_ERR_NOMEM;
 		p->v = n;
@@ -24,45 +27,81 @@ int tp_ptrs__push(struct tp_ptrs *p, void *v)
 	return 0;
 }
 
-/* ---- u64 -> pointer hash ---- */
+/* ---- the indexes over the arrays: tid -> thread, pid -> process, name -> DSO ---- */
 
-static size_t slot_of(const struct tp_hmap *h, uint64_t key)
+struct key {
+	const struct tp_ptrs *all;
+	int32_t id;
+	const char *name;
+};
+
+static bool thread_eq(const void *ctx, uint32_t idx)
 {
-	uint64_t x = key * 0x9e3779b97f4a7c15ULL;
-	size_t i = (size_t)(x >> 20) & (h->cap - 1);
+	const struct key *k = ctx;
 
-	while (h->slots[i].val && h->slots[i].key != key)
-		i = (i + 1) & (h->cap - 1);
-	return i;
+	return ((const struct tp_thread *)k->all->v[idx])->tid == k->id;
 }
 
-static void *hmap_get(const struct tp_hmap *h, uint64_t key)
+static bool proc_eq(const void *ctx, uint32_t idx)
 {
-	return h->cap ? h->slots[slot_of(h, key)].val : NULL;
+	const struct key *k = ctx;
+
+	return ((const struct tp_proc *)k->all->v[idx])->pid == k->id;
 }
 
-static int hmap_put(struct tp_hmap *h, uint64_t key, void *val)
+static bool dso_eq(const void *ctx, uint32_t idx)
 {
-	size_t i;
+	const struct key *k = ctx;
 
-	if (2 * (h->nr + 1) > h->cap) {
-		struct tp_hmap n = { .cap = h->cap ? 2 * h->cap : 64 };
+	return !strcmp(((const struct tp_dso *)k->all->v[idx])->name, k->name);
+}
 
-		n.slots = calloc(n.cap, sizeof(*n.slots));
-		if (!n.slots)
-			return -TP_ERR_NOMEM;
-		for (size_t j = 0; j < h->cap; j++)
-			if (h->slots[j].val)
-				n.slots[slot_of(&n, h->slots[j].key)] = h->slots[j];
-		n.nr = h->nr;
-		free(h->slots);
-		*h = n;
-	}
-	i = slot_of(h, key);
-	if (!h->slots[i].val)
-		h->nr++;
-	h->slots[i] = (struct tp_hslot){ key, val };
+static uint32_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL;
+	return tp_hash64(h);
+}
+
+static void *index_find(const struct tp_htab *h, uint32_t hv,
+			bool (*eq)(const void *ctx, uint32_t idx), const struct key *k)
+{
+	int64_t i = tp_htab__find(h, hv, eq, k);
+
+	return i < 0 ? NULL : k->all->v[i];
+}
+
+/* index the item just pushed on k->all, in place of an older one with the same key */
+static int index_put(struct tp_htab *h, uint32_t hv, bool (*eq)(const void *ctx, uint32_t idx),
+		     const struct key *k)
+{
+	uint32_t idx = (uint32_t)(k->all->nr - 1);
+	struct tp_hslot *slot;
+
+	if (tp_htab__reserve(h))
+		return -TP_ERR_NOMEM;
+	slot = tp_htab__probe(h, hv, eq, k);
+	if (slot->idx)
+		slot->idx = idx + 1;
+	else
+		tp_htab__fill(h, slot, hv, idx);
 	return 0;
+}
+
+static struct tp_thread *thread_get(const struct tp_session *s, int32_t tid)
+{
+	const struct key k = { &s->all_threads, tid, NULL };
+
+	return index_find(&s->threads, tp_hash64((uint32_t)tid), thread_eq, &k);
+}
+
+static struct tp_proc *proc_get(const struct tp_session *s, int32_t pid)
+{
+	const struct key k = { &s->all_procs, pid, NULL };
+
+	return index_find(&s->procs, tp_hash64((uint32_t)pid), proc_eq, &k);
 }
 
 /* ---- maps ---- */
@@ -172,51 +211,22 @@ static int maps_insert(struct tp_maps *m, const struct tp_map *nm)
 
 /* ---- DSOs ---- */
 
-static size_t dso_index(const struct tp_session *s, const char *name, bool *found)
-{
-	size_t lo = 0, hi = s->dsos_by_name.nr;
-
-	*found = false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(((struct tp_dso *)s->dsos_by_name.v[mid])->name, name);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 struct tp_dso *tp_machine__dso(struct tp_session *s, const char *name, bool kernel)
 {
-	bool found;
-	size_t i = dso_index(s, name, &found);
-	struct tp_ptrs *byname = &s->dsos_by_name;
-	struct tp_dso *d;
+	const struct key k = { &s->dsos, 0, name };
+	uint32_t hv = str_hash(name);
+	struct tp_dso *d = index_find(&s->dso_names, hv, dso_eq, &k);
 
-	if (found)
-		return byname->v[i];
+	if (d)
+		return d;
 	d = calloc(1, sizeof(*d));
 	if (!d || tp_ptrs__push(&s->dsos, d)) {
 		free(d);
 		return NULL;
 	}
-	if (tp_ptrs__push(byname, d)) {
-		s->dsos.nr--;
-		free(d);
-		return NULL;
-	}
-	memmove(&byname->v[i + 1], &byname->v[i], (byname->nr - 1 - i) * sizeof(void *));
-	byname->v[i] = d;
 	d->name = name;
 	d->kernel = kernel;
-	return d;
+	return index_put(&s->dso_names, hv, dso_eq, &k) ? NULL : d;
 }
 
 int tp_machine__build_id(struct tp_session *s, const struct tp_buildid_entry *b)
@@ -249,14 +259,18 @@ static struct tp_proc *new_proc(struct tp_session *s, int32_t pid, const struct 
 	} else {
 		p->maps = maps_new();
 	}
-	if (!p->maps || hmap_put(&s->procs, (uint32_t)pid, p))
+	if (!p->maps)
 		return NULL;
-	return p;
+	{
+		const struct key k = { &s->all_procs, pid, NULL };
+
+		return index_put(&s->procs, tp_hash64((uint32_t)pid), proc_eq, &k) ? NULL : p;
+	}
 }
 
 static struct tp_proc *findnew_proc(struct tp_session *s, int32_t pid)
 {
-	struct tp_proc *p = hmap_get(&s->procs, (uint32_t)pid);
+	struct tp_proc *p = proc_get(s, pid);
 
 	return p ? p : new_proc(s, pid, NULL);
 }
@@ -273,15 +287,19 @@ static struct tp_thread *new_thread(struct tp_session *s, int32_t pid, int32_t t
 	t->pid = pid;
 	t->tid = tid;
 	t->proc = proc ? proc : findnew_proc(s, pid);
-	if (!t->proc || hmap_put(&s->threads, (uint32_t)tid, t))
+	if (!t->proc)
 		return NULL;
-	return t;
+	{
+		const struct key k = { &s->all_threads, tid, NULL };
+
+		return index_put(&s->threads, tp_hash64((uint32_t)tid), thread_eq, &k) ? NULL : t;
+	}
 }
 
 /* the thread tid of process pid; a thread seen under another pid is replaced */
 static struct tp_thread *findnew_thread(struct tp_session *s, int32_t pid, int32_t tid)
 {
-	struct tp_thread *t = hmap_get(&s->threads, (uint32_t)tid);
+	struct tp_thread *t = thread_get(s, tid);
 
 	if (t && (t->pid == pid || pid == -1))
 		return t;
@@ -295,12 +313,12 @@ static struct tp_thread *findnew_thread(struct tp_session *s, int32_t pid, int32
 
 struct tp_thread *tp_session__thread(struct tp_session *s, int32_t tid)
 {
-	return hmap_get(&s->threads, (uint32_t)tid);
+	return thread_get(s, tid);
 }
 
 static int fork_thread(struct tp_session *s, const struct tp_ev_task *f, struct tp_thread **out)
 {
-	struct tp_thread *parent = hmap_get(&s->threads, f->ptid), *child;
+	struct tp_thread *parent = thread_get(s, (int32_t)f->ptid), *child;
 	struct tp_proc *proc;
 
 	if (f->pid == f->ppid)		/* a new thread of the same process */
@@ -386,7 +404,7 @@ int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
 		err = fork_thread(s, &ev->u.task, &t);
 		break;
 	case PERF_RECORD_EXIT:
-		t = hmap_get(&s->threads, ev->u.task.tid);
+		t = thread_get(s, (int32_t)ev->u.task.tid);
 		if (t)
 			t->exited = true;
 		break;
@@ -409,7 +427,7 @@ int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
 	}
 	default:
 		if (ev->sid_type & PERF_SAMPLE_TID)
-			t = hmap_get(&s->threads, ev->sid.tid);
+			t = thread_get(s, (int32_t)ev->sid.tid);
 		break;
 	}
 	*thread = t;
@@ -454,8 +472,8 @@ void tp_machine__release(struct tp_session *s)
 	free(s->all_procs.v);
 	free(s->all_threads.v);
 	free(s->dsos.v);
-	free(s->dsos_by_name.v);
-	free(s->threads.slots);
-	free(s->procs.slots);
+	tp_htab__free(&s->threads);
+	tp_htab__free(&s->procs);
+	tp_htab__free(&s->dso_names);
 	free(s->kmaps.v);
 }

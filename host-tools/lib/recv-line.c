@@ -1,10 +1,10 @@
 /* One serial line (or a capture of one): frames in, sessions out, console text passed on.
  *
- * A session starts when both its HELLO and its whole head (HEAD frames: pipe header and
- * HEADER_ATTR records) have arrived; both are repeated by the recorder, so a receiver that
- * lost them, or started late, still gets there. DATA frames that come before that wait in a
- * bounded queue. After a lost frame the stream is picked up at the next record start a DATA
- * frame announces: only the records the lost frames touched are missing. */
+ * A session starts when its whole head (HEAD frames: the hello line, the pipe header and the
+ * HEADER_ATTR records) has arrived. The recorder repeats it in small pieces, so a receiver
+ * that lost some, or started late, still gets there; DATA frames that come before that wait
+ * in a bounded queue. After a lost frame the stream is picked up at the next record start a
+ * DATA frame announces: only the records the lost frames touched are missing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +21,11 @@ struct tp_recv_line {
 	struct tp_deframer dec;
 	struct tp_recv_sess *sess;
 	/* the next session's start */
-	struct tp_hello hello;
+	struct tp_hello hello;		/* from a HELLO frame, for messages */
 	bool have_hello;
-	uint8_t *head;			/* HEAD_MAX bytes */
+	uint32_t head_tag;		/* the session the head pieces belong to */
+	bool have_tag;
+	uint8_t *head;			/* HEAD_MAX bytes: hello line, pipe header, attrs */
 	uint8_t *head_bits;		/* which bytes of head arrived */
 	uint32_t head_total, head_have;
 	bool head_done;
@@ -40,14 +42,14 @@ static void finish(struct tp_recv_line *l, const char *why)
 {
 	if (l->sess)
 		tp_recv_sess__close(l->sess, why);
-	else if (l->have_hello || l->head_have || l->pending_len)
-		tp_log__warn(l->conf.log, "%s: a session (device '%s') never started: its %s did "
-			     "not arrive intact; %zu bytes of data dropped", l->origin,
-			     l->have_hello ? l->hello.device : "?",
-			     !l->have_hello ? "hello" : "head (pipe header and attrs)",
+	else if (l->have_tag || l->pending_len)
+		tp_log__warn(l->conf.log, "%s: a session (device '%s') never started: its head "
+			     "(hello, pipe header, attrs) did not arrive whole; %zu bytes of data "
+			     "dropped", l->origin, l->have_hello ? l->hello.device : "?",
 			     l->pending_len);
 	l->sess = NULL;
 	l->have_hello = false;
+	l->have_tag = false;
 	l->head_done = false;
 	l->head_total = l->head_have = 0;
 	l->pending_len = 0;
@@ -92,14 +94,23 @@ static void try_start(struct tp_recv_line *l)
 	struct tp_recv_info *info;
 	size_t off = 0;
 
-	if (l->sess || !l->have_hello || !l->head_done)
+	const uint8_t *nl;
+	struct tp_hello h;
+
+	if (l->sess || !l->head_done)
 		return;
-	if (tp_recv_sess__new(&l->sess, &l->conf, &l->hello, l->origin))
+	nl = memchr(l->head, '\n', l->head_total);
+	if (!nl || tp_hello__parse(&h, (const char *)l->head, (size_t)(nl - l->head))) {
+		finish(l, NULL);	/* not a head tinyperf sends: start over */
+		return;
+	}
+	if (tp_recv_sess__new(&l->sess, &l->conf, &h, l->origin))
 		return;
 	info = tp_recv_sess__info(l->sess);
 	info->frames = l->pending_frames;
 	info->frames_lost = l->pending_lost;
-	tp_recv_sess__feed(l->sess, l->head, l->head_total);
+	nl++;
+	tp_recv_sess__feed(l->sess, nl, (size_t)(l->head + l->head_total - nl));
 	while (off + 2 <= l->pending_len) {
 		uint16_t n;
 
@@ -124,20 +135,32 @@ static void queue(struct tp_recv_line *l, const uint8_t *p, size_t n)
 	l->pending_len += 2 + n;
 }
 
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static void head_piece(struct tp_recv_line *l, const uint8_t *p, size_t n)
 {
-	uint32_t total, off;
+	uint32_t tag, total, off;
 
-	if (l->head_done || n < 4)
+	if (n < 8)
 		return;
-	total = (uint32_t)(p[0] | p[1] << 8);
-	off = (uint32_t)(p[2] | p[3] << 8);
-	p += 4;
-	n -= 4;
+	tag = le32(p);
+	total = (uint32_t)(p[4] | p[5] << 8);
+	off = (uint32_t)(p[6] | p[7] << 8);
+	p += 8;
+	n -= 8;
 	if (!total || off + n > total)
 		return;
-	if (total != l->head_total) {		/* another head: start over */
+	if (l->have_tag && tag != l->head_tag)
+		finish(l, "a new session began on the line before this one ended");
+	if (l->head_done)
+		return;				/* a repeat */
+	if (!l->have_tag || total != l->head_total) {
 		memset(l->head_bits, 0, HEAD_MAX / 8 + 1);
+		l->head_tag = tag;
+		l->have_tag = true;
 		l->head_total = total;
 		l->head_have = 0;
 	}
@@ -160,12 +183,12 @@ static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
 	struct tp_hello h;
 
 	if (f->type == TP_FRAME_HELLO && !tp_hello__parse(&h, (const char *)f->payload, f->len)) {
-		if (l->have_hello && strcmp(h.session, l->hello.session))
+		uint32_t tag = tp_crc32(0, h.session, strlen(h.session));
+
+		if (l->have_tag && tag != l->head_tag)
 			finish(l, "a new session began on the line before this one ended");
-		if (!l->have_hello) {
-			l->hello = h;
-			l->have_hello = true;
-		}
+		l->hello = h;
+		l->have_hello = true;
 	} else if (f->type == TP_FRAME_HEAD) {
 		head_piece(l, f->payload, f->len);
 	}

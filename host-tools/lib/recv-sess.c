@@ -81,9 +81,8 @@ static int fail(struct tp_recv_sess *s, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
-	s->info.error = s->err;
+	s->info.error = s->err;	/* told once, when the session is closed */
 	s->failed = err;
-	tp_log__warn(s->conf.log, "%s: %s", s->info.origin, s->err);
 	return err;
 }
 
@@ -410,12 +409,12 @@ void tp_recv_sess__close(struct tp_recv_sess *s, const char *why)
 		snprintf(s->err, sizeof(s->err), "%s", why);
 		s->info.error = s->err;
 	}
-	if (s->have || s->blob_left) {
-		tp_log__warn(s->conf.log, "%s: the last record arrived incomplete (%zu bytes): "
-			     "left out", s->info.origin, s->have);
-		if (s->blob_left)
-			feat_drop(s, HEADER_TRACING_DATA);
+	if ((s->have || s->blob_left) && !s->info.error) {
+		snprintf(s->err, sizeof(s->err), "it stopped inside a record");
+		s->info.error = s->err;
 	}
+	if (s->blob_left)
+		feat_drop(s, HEADER_TRACING_DATA);
 	/* attrs but no data yet: still a file, with no samples */
 	if (!s->open && s->nr_attrs && !s->failed)
 		open_file(s);

@@ -5,16 +5,8 @@
 
 #include <stddef.h>
 
+#include "host-tools/lib/htab.h"
 #include "host-tools/lib/session.h"
-
-/* u64 key -> pointer, open addressing; values are never removed, only replaced */
-struct tp_hmap {
-	struct tp_hslot {
-		uint64_t key;
-		void *val;		/* NULL: empty slot */
-	} *slots;
-	size_t cap, nr;
-};
 
 /* sorted by start, never overlapping; a forked process shares its parent's until one of
  * them changes (copy on write), so fork+exec never copies */
@@ -43,11 +35,11 @@ struct tp_ptrs {
 
 struct tp_session {
 	struct tp_reader *r;
-	struct tp_hmap threads;		/* tid -> current struct tp_thread */
-	struct tp_hmap procs;		/* pid -> current struct tp_proc */
 	struct tp_ptrs all_threads, all_procs;	/* everything ever made, for freeing */
 	struct tp_ptrs dsos;		/* creation order */
-	struct tp_ptrs dsos_by_name;	/* sorted by name */
+	struct tp_htab threads;		/* tid -> the current thread in all_threads */
+	struct tp_htab procs;		/* pid -> the current process in all_procs */
+	struct tp_htab dso_names;	/* name -> dsos */
 	struct tp_maps kmaps;		/* kernel and modules */
 	const char *kref_name;
 	uint64_t kref_addr;

@@ -228,7 +228,7 @@ int tp_reader__next(struct tp_reader *r, struct tp_event *ev)
 			return err;
 		}
 		if (err == -TP_ERR_ATTR_ABI) {
-			tp_log__error(&r->log, "HEADER_ATTR at offset %#llx: %s",
+			tp_log__error(&r->log, "ATTR record at offset %#llx: %s",
 				      (unsigned long long)pos, r->dec.why);
 			return err;
 		}

@@ -70,5 +70,7 @@ board_load() {
 	esac
 }
 
-# the kernel arguments every board boots with: crypto self-tests cost ~3.5 s under TCG
-board_append() { echo "console=$B_CONSOLE panic=-1 cryptomgr.notests"; }
+# the kernel arguments every board boots with: crypto self-tests cost ~3.5 s under TCG;
+# printk.devkmsg=on lets every message written to /dev/kmsg through (serial-con's noise),
+# not 10 per 5 s
+board_append() { echo "console=$B_CONSOLE panic=-1 cryptomgr.notests printk.devkmsg=on"; }
