@@ -231,8 +231,9 @@ static void accept_client(struct recv *r, struct input *l)
 	r->clients++;
 }
 
-/* bytes from a connection; false when it is done */
-static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap)
+/* bytes from a connection; false when it is done, with why it ended early in *why */
+static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap,
+		      const char **why)
 {
 	ssize_t n = read(in->fd, buf, cap);
 	int e;
@@ -240,13 +241,9 @@ static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return true;
 	if (n <= 0) {
-		struct tp_recv_sess *s = tp_recv_conn__session(in->conn);
-
-		if (!s && n == 0 && !r->quiet)
+		if (!tp_recv_conn__session(in->conn) && n == 0 && !r->quiet)
 			say(r, "%s: closed before sending anything", in->name);
-		if (s && !tp_recv_sess__info(s)->complete)
-			tp_recv_sess__info(s)->error = n ? "the connection broke" :
-						       "the connection closed mid-stream";
+		*why = n ? "the connection broke" : "the connection closed mid-stream";
 		return false;
 	}
 	e = tp_recv_conn__feed(in->conn, buf, (size_t)n);
@@ -259,15 +256,16 @@ static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap
 	return false;
 }
 
-static bool line_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap)
+static bool line_read(struct input *in, uint8_t *buf, size_t cap, const char **why)
 {
 	ssize_t n = read(in->fd, buf, cap);
 
-	(void)r;
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return true;
-	if (n <= 0)
-		return false;		/* EOF, or EIO: the other end hung up */
+	if (n <= 0) {
+		*why = "the line closed mid-session";	/* EOF, or EIO: the other end hung up */
+		return false;
+	}
 	tp_recv_line__feed(in->line, buf, (size_t)n);
 	in->last_rx = now_ms();
 	in->unflushed = true;
@@ -311,59 +309,22 @@ static void connect_step(struct recv *r, struct input *in, short revents)
 		say(r, "%s: connected", in->name);
 }
 
-/* ---- --from-file: a capture of a line or a connection, read to its end ---- */
-
+/* --from-file: a capture of a line or a connection, or a pipe-mode perf.data */
 static int from_file(struct recv *r, const char *path)
 {
-	static uint8_t buf[65536];
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	struct tp_recv_conn *c = NULL;
-	struct tp_recv_line *l = NULL;
+	struct tp_deframer_stats st;
 	unsigned long before = r->saved;
-	bool first = true;
-	int e = 0;
-	ssize_t n;
 
 	if (fd < 0) {
 		say(r, "cannot open %s: %s", path, strerror(errno));
 		return 1;
 	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0 && !stop) {
-		if (first) {
-			uint64_t magic = 0;
-
-			memcpy(&magic, buf, n >= 8 ? 8 : (size_t)n);
-			first = false;
-			/* a TCP capture (hello) or a bare pipe stream, else a serial line's bytes */
-			if (!memcmp(buf, TP_HELLO_MAGIC, (size_t)n < 10 ? (size_t)n : 10) ||
-			    magic == PERF_MAGIC2 || magic == PERF_MAGIC2_SWAPPED)
-				e = tp_recv_conn__new(&c, &r->conf, path);
-			else
-				e = tp_recv_line__new(&l, &r->conf, path);
-			if (e)
-				break;
-		}
-		if (c && (e = tp_recv_conn__feed(c, buf, (size_t)n)) < 0) {
-			say(r, "%s: %s", path, tp_recv_conn__error(c) ? tp_recv_conn__error(c) :
-			    tp_error_str(e));
-			break;
-		}
-		if (l)
-			tp_recv_line__feed(l, buf, (size_t)n);
-	}
-	if (n < 0)
-		say(r, "cannot read %s: %s", path, strerror(errno));
-	if (c)
-		tp_recv_conn__close(c, "the capture ends mid-stream");
-	if (l) {
-		const struct tp_deframer_stats *st = tp_recv_line__stats(l);
-
-		if (!r->quiet)
-			say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text",
-			    path, (unsigned long long)st->frames, (unsigned long long)st->lost,
-			    (unsigned long long)st->bad, (unsigned long long)st->text_bytes);
-		tp_recv_line__close(l, "the capture ends mid-session");
-	}
+	tp_recv_file(&r->conf, fd, path, &st, &stop);
+	if (st.bytes && !r->quiet)
+		say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text", path,
+		    (unsigned long long)st.frames, (unsigned long long)st.lost,
+		    (unsigned long long)st.bad, (unsigned long long)st.text_bytes);
 	if (fd)
 		close(fd);
 	return r->saved > before ? 0 : 1;
@@ -398,6 +359,7 @@ static void loop(struct recv *r)
 		/* backwards: drop() moves the last input into the hole */
 		for (unsigned i = n; i-- > 0 && !done(r);) {
 			struct input *in = r->in[i];
+			const char *why = NULL;
 			bool keep = true;
 
 			if (in->kind == IN_WAITING || in->kind == IN_CONNECTING) {
@@ -413,11 +375,11 @@ static void loop(struct recv *r)
 			if (in->kind == IN_LISTEN)
 				accept_client(r, in);
 			else if (in->kind == IN_CONN)
-				keep = conn_read(r, in, buf, sizeof(buf));
+				keep = conn_read(r, in, buf, sizeof(buf), &why);
 			else
-				keep = line_read(r, in, buf, sizeof(buf));
+				keep = line_read(in, buf, sizeof(buf), &why);
 			if (!keep)
-				drop(r, i, in->kind == IN_LINE ? "the line closed mid-session" : NULL);
+				drop(r, i, why);
 		}
 		if (r->progress && t - r->progress_at >= 250) {
 			show_progress(r);

@@ -1,38 +1,18 @@
 /* tinyperf report: the perf report --stdio table — one section per event, entries by sort
  * keys with self and children overheads and their call graphs — plus a header that says
- * where each DSO's symbols came from or why it has none. */
+ * where each DSO's symbols came from or why it has none. This file: the options and the
+ * walk that fills the hists; cmd-report-print.c prints them. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/cmd-input.h"
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cmd-report.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/error.h"
-#include "host-tools/lib/hist.h"
+#include "host-tools/lib/htab.h"
 
-struct report {
-	struct cmd_sym cs;
-	struct cmd_input ci;
-	struct tp_hconf keys;
-	bool children, no_children, graph, quiet, show_nr, order_set;
-	enum tp_cgorder order;
-	double min_pct, percent_limit;
-	bool min_pct_set;
-	bool has_key[TP_HKEY_MAX];
-
-	struct tp_hist **hists;		/* by attr index */
-	bool *hist_paths;
-	uint32_t nr_hists;
-	struct tp_chain ch;
-	struct tp_frame one;		/* the stack of a sample without paths */
-	uint64_t lost_samples, lost_events, nr_lost;
-	char *prefix;			/* the graph's drawing prefix, grown as needed */
-	size_t prefix_cap;
-	int err;
-};
 
 static void usage(FILE *f)
 {
@@ -169,6 +149,73 @@ static struct tp_hist *hist_of(struct report *rp, const struct tp_attr *a)
 	return rp->hists[i];
 }
 
+/* a sample with its comm: filters, then into its hist */
+static int add_sample(struct report *rp, struct tp_hist *h, struct tp_hsample *s)
+{
+	if (!cmd_sym__thread_ok(&rp->cs, s->comm, s->pid, s->tid)) {
+		tp_hist__add_hidden(h, s->weight);
+		return 0;
+	}
+	/* a --dso/--symbol the sort keys cannot show is a filter on where samples hit */
+	if ((rp->cs.dsos.n && !rp->has_key[TP_HKEY_DSO] && !rp->has_key[TP_HKEY_SYM]) ||
+	    (rp->cs.syms.n && !rp->has_key[TP_HKEY_SYM])) {
+		if (!cmd_sym__frame_ok(&rp->cs, s->frames[0])) {
+			tp_hist__add_hidden(h, s->weight);
+			return 0;
+		}
+	}
+	return tp_hist__add(h, s);
+}
+
+/* A thread that has no name yet (it forked before the recording saw it) takes the first
+ * name it gets for its earlier samples too, as in perf; a few are kept until then. */
+#define MAX_PARKED 4096
+
+static int park(struct report *rp, struct tp_hist *h, const struct tp_hsample *s)
+{
+	struct report_parked *p;
+
+	if (tp_grow((void **)&rp->parked, &rp->cap_parked, rp->nr_parked + 1,
+		    sizeof(*rp->parked)) ||
+	    tp_grow((void **)&rp->parked_frames, &rp->cap_parked_frames,
+		    rp->nr_parked_frames + s->nr_frames, sizeof(*rp->parked_frames)))
+		return -TP_ERR_NOMEM;
+	p = &rp->parked[rp->nr_parked++];
+	p->h = h;
+	p->s = *s;
+	p->s.frames = NULL;
+	p->first = rp->nr_parked_frames;
+	memcpy(rp->parked_frames + p->first, s->frames, s->nr_frames * sizeof(*s->frames));
+	rp->nr_parked_frames += s->nr_frames;
+	return 0;
+}
+
+/* the parked samples of tid (of all threads for tid -1) get thread t's comm now */
+static int unpark(struct report *rp, int32_t tid, const struct tp_thread *t)
+{
+	uint32_t keep = 0;
+	int err = 0;
+
+	for (uint32_t i = 0; i < rp->nr_parked; i++) {
+		struct report_parked *p = &rp->parked[i];
+		struct tp_thread nameless = { .pid = p->s.pid, .tid = p->s.tid };
+
+		if (tid != -1 && p->s.tid != tid) {
+			rp->parked[keep++] = *p;
+			continue;
+		}
+		if (!err)
+			err = tp_symcache__comm(rp->cs.c, t ? t : &nameless, &p->s.comm);
+		p->s.frames = rp->parked_frames + p->first;
+		if (!err)
+			err = add_sample(rp, p->h, &p->s);
+	}
+	rp->nr_parked = keep;
+	if (!keep)
+		rp->nr_parked_frames = 0;
+	return err;
+}
+
 static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		     const struct tp_loc *loc)
 {
@@ -189,13 +236,6 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		s.pid = t ? t->pid : -1;
 		s.tid = t ? t->tid : -1;
 	}
-	err = tp_symcache__comm(rp->cs.c, t, &s.comm);
-	if (err)
-		return err;
-	if (!cmd_sym__thread_ok(&rp->cs, s.comm, s.pid, s.tid)) {
-		tp_hist__add_hidden(h, s.weight);
-		return 0;
-	}
 	if (rp->hist_paths[a ? a->index : 0]) {
 		err = tp_symcache__chain(rp->cs.c, ev, t, loc, &rp->ch);
 		s.frames = rp->ch.frames;
@@ -209,22 +249,19 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	}
 	if (err)
 		return err;
-	/* a --dso/--symbol the sort keys cannot show is a filter on where samples hit */
-	if ((rp->cs.dsos.n && !rp->has_key[TP_HKEY_DSO] && !rp->has_key[TP_HKEY_SYM]) ||
-	    (rp->cs.syms.n && !rp->has_key[TP_HKEY_SYM])) {
-		if (!cmd_sym__frame_ok(&rp->cs, s.frames[0])) {
-			tp_hist__add_hidden(h, s.weight);
-			return 0;
-		}
-	}
-	return tp_hist__add(h, &s);
+	if (t && !t->comm && t->tid > 0 && rp->nr_parked < MAX_PARKED)
+		return park(rp, h, &s);
+	err = tp_symcache__comm(rp->cs.c, t, &s.comm);
+	return err ? err : add_sample(rp, h, &s);
 }
 
 static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
 {
 	struct report *rp = ctx;
 
-	(void)t;
+	tp_symcache__event(rp->cs.c, ev);
+	if (ev->type == PERF_RECORD_COMM && rp->nr_parked && t)
+		return unpark(rp, t->tid, t);
 	if (ev->type == PERF_RECORD_LOST_SAMPLES) {
 		rp->lost_samples += ev->u.lost.lost;
 	} else if (ev->type == PERF_RECORD_LOST) {
@@ -232,257 +269,6 @@ static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
 		rp->nr_lost++;
 	}
 	return 0;
-}
-
-/* ---- printing ---- */
-
-static const char *key_head(enum tp_hkey k)
-{
-	static const char *const heads[TP_HKEY_MAX] = {
-		[TP_HKEY_COMM] = "Command", [TP_HKEY_DSO] = "Shared Object",
-		[TP_HKEY_SYM] = "Symbol", [TP_HKEY_PID] = "Pid", [TP_HKEY_TID] = "Tid",
-		[TP_HKEY_CPU] = "CPU",
-	};
-
-	return heads[k];
-}
-
-static int key_str(const struct report *rp, const struct tp_hentry *e, enum tp_hkey k,
-		   char *buf, size_t n)
-{
-	const struct tp_csym *sym;
-
-	switch (k) {
-	case TP_HKEY_COMM:
-		return snprintf(buf, n, "%s", tp_symcache__comm_str(rp->cs.c, e->comm));
-	case TP_HKEY_DSO:
-		return snprintf(buf, n, "%s", tp_symcache__dso(rp->cs.c, e->frame.dso)->short_name);
-	case TP_HKEY_SYM:
-		sym = tp_symcache__sym(rp->cs.c, e->frame.sym);
-		if (sym->name)
-			return snprintf(buf, n, "[%c] %s", e->frame.level, sym->name);
-		/* as perf's "%#.16llx": no 0x for a zero */
-		return snprintf(buf, n, "[%c] %s%016llx", e->frame.level, sym->addr ? "0x" : "",
-				(unsigned long long)sym->addr);
-	case TP_HKEY_PID:
-		return snprintf(buf, n, "%d", e->pid);
-	case TP_HKEY_TID:
-		return snprintf(buf, n, "%d", e->tid);
-	case TP_HKEY_CPU:
-		return snprintf(buf, n, "%03u", e->cpu);
-	default:
-		return snprintf(buf, n, "?");
-	}
-}
-
-static const char *frame_name(const struct report *rp, struct tp_frame f, char *buf, size_t n)
-{
-	const struct tp_csym *sym = tp_symcache__sym(rp->cs.c, f.sym);
-
-	if (sym->name)
-		return sym->name;
-	snprintf(buf, n, "%#llx", (unsigned long long)sym->addr);
-	return buf;
-}
-
-/* the drawing prefix, one 11-character piece per level ("|          ") */
-static char *prefix_at(struct report *rp, size_t len, size_t more)
-{
-	if (len + more + 1 > rp->prefix_cap) {
-		size_t cap = 2 * (len + more + 1) + 256;
-		char *p = realloc(rp->prefix, cap);
-
-		if (!p)
-			return NULL;
-		rp->prefix = p;
-		rp->prefix_cap = cap;
-	}
-	return rp->prefix + len;
-}
-
-/* perf's graph: a separator line, then each child's run, the first frame with its percent */
-static void print_children(struct report *rp, const struct tp_cgnode *node, size_t plen,
-			   int margin, uint64_t total)
-{
-	char name[64];
-
-	for (uint32_t k = 0; k < node->nr_children; k++) {
-		const struct tp_cgnode *c = &node->children[k];
-		bool last = k + 1 == node->nr_children;
-		char *p = prefix_at(rp, plen, 11);
-
-		if (!p)
-			return;
-		printf("%12s%*s%.*s|          \n", "", margin, "", (int)plen, rp->prefix);
-		for (uint32_t j = 0; j < c->nr_frames; j++) {
-			printf("%12s%*s%.*s%c", "", margin, "", (int)plen, rp->prefix,
-			       last ? ' ' : '|');
-			if (!j)
-				printf("--%.2f%%--", total ? 100.0 * (double)c->total / (double)total : 0);
-			else
-				printf("          ");
-			printf("%s\n", frame_name(rp, c->frames[j], name, sizeof(name)));
-		}
-		memcpy(rp->prefix + plen, last ? "           " : "|          ", 11);
-		print_children(rp, c, plen + 11, margin, total);
-	}
-}
-
-static void print_graph(struct report *rp, struct tp_hist *h, const struct tp_hentry *e,
-			bool children, uint64_t total)
-{
-	uint64_t min = (uint64_t)((double)total * (rp->min_pct / 100.0));
-	const struct tp_cgnode *top;
-	struct tp_cgraph *g;
-	int margin = 0;
-	char name[64];
-
-	if (tp_hist__callgraph(h, e, rp->order, children, min, &g)) {
-		rp->err = -TP_ERR_NOMEM;
-		return;
-	}
-	top = &g->root;
-	if (top->nr_children == 1) {
-		/* one root: its run without a percent (it is the entry's), after "---" */
-		const struct tp_cgnode *r = &top->children[0];
-		bool printed = false;
-
-		for (uint32_t j = 0; j < r->nr_frames; j++) {
-			if (!j && rp->keys.keys[0] == TP_HKEY_SYM)
-				continue;	/* the entry's own symbol, as perf */
-			if (!printed) {
-				printf("%12s|\n%12s---", "", "");
-				margin = 3;
-				printed = true;
-			} else {
-				printf("%12s%*s", "", margin, "");
-			}
-			printf("%s\n", frame_name(rp, r->frames[j], name, sizeof(name)));
-		}
-		top = r;
-	}
-	if (top != &g->root || top->nr_children) {
-		print_children(rp, top, 0, margin, total);
-		printf("\n");
-	}
-	tp_cgraph__delete(g);
-}
-
-static bool entry_visible(struct report *rp, const struct tp_hentry *e, bool children,
-			  uint64_t total)
-{
-	double pct = total ? 100.0 * (double)(children ? e->children : e->self) / (double)total : 0;
-
-	if (rp->percent_limit > 0 && pct < rp->percent_limit)
-		return false;
-	if (rp->cs.dsos.n && (rp->has_key[TP_HKEY_DSO] || rp->has_key[TP_HKEY_SYM]) &&
-	    !cmd_sym__frame_ok(&rp->cs, (struct tp_frame){ 0, e->frame.dso }))
-		return false;
-	if (rp->cs.syms.n && rp->has_key[TP_HKEY_SYM]) {
-		const struct tp_csym *s = tp_symcache__sym(rp->cs.c, e->frame.sym);
-		struct cmd_list dsos = rp->cs.dsos;
-		bool ok;
-
-		rp->cs.dsos.n = 0;	/* the symbol alone */
-		ok = s && cmd_sym__frame_ok(&rp->cs, e->frame);
-		rp->cs.dsos = dsos;
-		return ok;
-	}
-	return true;
-}
-
-static void print_dots(int n)
-{
-	while (n-- > 0)
-		putchar('.');
-}
-
-static void print_section(struct report *rp, uint32_t idx)
-{
-	struct tp_hist *h = rp->hists[idx];
-	const struct tp_attr *a = tp_reader__attr(rp->ci.r, idx);
-	bool children = rp->hist_paths[idx] && !rp->no_children;
-	int width[TP_HKEY_MAX] = { 0 };
-	uint64_t total = tp_hist__total(h);
-	char buf[4096], evbuf[64];
-	size_t n;
-
-	if (tp_hist__finish(h, children)) {
-		rp->err = -TP_ERR_NOMEM;
-		return;
-	}
-	n = tp_hist__nr_entries(h);
-	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-		width[k] = (int)strlen(key_head(rp->keys.keys[k]));
-	for (size_t i = 0; i < n; i++) {
-		const struct tp_hentry *e = tp_hist__entry(h, i);
-
-		if (!entry_visible(rp, e, children, total))
-			continue;
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			int w = key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
-
-			if (w > width[k])
-				width[k] = w < (int)sizeof(buf) ? w : (int)sizeof(buf) - 1;
-		}
-	}
-	if (!rp->quiet) {
-		printf("#\n# Samples: %llu  of event '%s'\n# Event count (approx.): %llu\n#\n",
-		       (unsigned long long)tp_hist__nr_samples(h),
-		       cmd_sym__event_name(a, evbuf, sizeof(evbuf)), (unsigned long long)total);
-		printf(children ? "# Children      Self" : "# Overhead");
-		if (rp->show_nr)
-			printf("       Samples");
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0,
-			       key_head(rp->keys.keys[k]));
-		printf(children ? "\n# ........  ........" : "\n# ........");
-		if (rp->show_nr)
-			printf("  ............");
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			printf("  ");
-			print_dots(width[k]);
-		}
-		printf("\n#\n");
-	}
-	for (size_t i = 0; i < n && !rp->err; i++) {
-		const struct tp_hentry *e = tp_hist__entry(h, i);
-
-		if (!entry_visible(rp, e, children, total))
-			continue;
-		if (children)
-			printf("  %7.2f%%  %7.2f%%", 100.0 * (double)e->children / (double)total,
-			       100.0 * (double)e->self / (double)total);
-		else
-			printf("  %7.2f%%", 100.0 * (double)e->self / (double)total);
-		if (rp->show_nr)
-			printf("  %12llu", (unsigned long long)e->nr_samples);
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
-			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0, buf);
-		}
-		printf("\n");
-		if (rp->graph && rp->hist_paths[idx])
-			print_graph(rp, h, e, children, total);
-	}
-	if (!rp->quiet)
-		printf("\n");
-}
-
-static void print_report(struct report *rp)
-{
-	if (!rp->quiet) {
-		printf("# To display the perf.data header info, please use tinyperf header.\n#\n");
-		printf("# Symbols of the DSOs samples landed in:\n");
-		cmd_sym__print_dsos(&rp->cs, stdout, "#   ");
-		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)rp->lost_samples);
-		if (rp->nr_lost)
-			printf("# Lost events: %llu in %llu LOST records (the ring buffer overflowed)\n",
-			       (unsigned long long)rp->lost_events, (unsigned long long)rp->nr_lost);
-	}
-	for (uint32_t i = 0; i < rp->nr_hists && !rp->err; i++)
-		if (rp->hists[i] && tp_hist__nr_samples(rp->hists[i]))
-			print_section(rp, i);
 }
 
 int cmd_report(int argc, char **argv)
@@ -572,8 +358,10 @@ int cmd_report(int argc, char **argv)
 	if (tp_reader__info(rp->ci.r)->pipe && !rp->children)
 		rp->no_children = true;
 	rc = tp_session__process(rp->cs.s, &ops, rp);
+	if (!rc)
+		rc = unpark(rp, -1, NULL);	/* never named: ":<tid>" */
 	if (rc != -TP_ERR_NOMEM)	/* what could be read */
-		print_report(rp);
+		report__print(rp);
 	if (!rc)
 		rc = rp->err;
 	rc = rc < 0 ? cmd_input__fail(&rp->ci, rc) : cmd_input__finish(&rp->ci);
@@ -586,6 +374,8 @@ out:
 	free(rp->hists);
 	free(rp->hist_paths);
 	free(rp->prefix);
+	free(rp->parked);
+	free(rp->parked_frames);
 	tp_chain__release(&rp->ch);
 	free(rp);
 	return rc;

@@ -14,6 +14,7 @@ int cmd_version(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_header(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 

@@ -14,6 +14,7 @@ static const struct host_cmd commands[] = {
 	{ "dump", cmd_dump, "print every record of a perf.data, raw and decoded" },
 	{ "header", cmd_header, "print a perf.data's feature sections (hostname, events ...)" },
 	{ "buildid-list", cmd_buildid_list, "list the build-ids of the DSOs in a perf.data" },
+	{ "buildid-cache", cmd_buildid_cache, "keep the binaries that ran by build-id (perf's ~/.debug)" },
 };
 
 static void usage(FILE *f)

@@ -69,8 +69,8 @@ static void put_u32(uint8_t *p, uint32_t v)
 /* HELLO, then hello line + head in as many HEAD frames as it takes */
 static void send_hello_head(struct sink_serial *s)
 {
-	uint8_t piece[8 + SINK_SERIAL_PAYLOAD];
-	size_t step = s->max_payload - 4;
+	uint8_t piece[8 + SINK_SERIAL_HEAD_PIECE];
+	size_t step = TP_MIN(s->max_payload - 4, (size_t)SINK_SERIAL_HEAD_PIECE);
 
 	send_frame(s, TP_FRAME_HELLO, s->head, s->hello_len - 1);
 	for (size_t off = 0; off < s->head_len; off += step) {

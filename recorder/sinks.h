@@ -43,6 +43,8 @@ void sink_tcp__close(struct sink_tcp *s);
 #define SINK_SERIAL_PAYLOAD	240	/* data per frame: 250 bytes on the wire, one COBS block */
 #define SINK_SERIAL_TEXT_PAYLOAD 90	/* data per text line: 133 characters */
 #define SINK_SERIAL_HEAD_MAX	8192	/* pipe header + HEADER_ATTR records kept for repeats */
+#define SINK_SERIAL_HEAD_PIECE	48	/* head bytes a HEAD frame: small, so that even a very
+					 * noisy line gets each piece through in a few repeats */
 #define SINK_SERIAL_REPEAT_MS	2000	/* HELLO and HEAD again this often ... */
 #define SINK_SERIAL_FAST_REPEAT_MS 500	/* ... after this often for the first few times */
 #define SINK_SERIAL_FAST_REPEATS 10

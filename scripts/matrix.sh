@@ -38,12 +38,14 @@ build() { # board libc
 
 cmd=${1:-build}
 failed=0
+npass=0
+nfail=0
 case $cmd in
 build)
 	for b in $boards; do for l in $libcs; do build "$b" "$l" || failed=1; done; done ;;
 sizes)
 	for b in $boards; do for l in $libcs; do build "$b" "$l" >/dev/null || failed=1; done; done
-	printf '%-14s %-13s %9s %11s %8s  %-6s %s\n' target libc stripped unstripped budget verdict "file / build-id"
+	printf '%-14s %-22s %9s %11s %8s  %-7s %s\n' target variant stripped unstripped budget verdict "file / build-id"
 	for b in $boards; do for l in $libcs; do
 		d=$out/$b-$l
 		s=$(stat -c %s "$d/tinyperf.stripped" 2>/dev/null || echo 0)
@@ -58,8 +60,12 @@ sizes)
 			enforced "$l" && failed=1
 		fi
 		if [ "$s" -eq 0 ] || [ -z "$bid" ] || [ "$static" = DYNAMIC ]; then v=BROKEN; failed=1; fi
-		printf '%-14s %-13s %9s %11s %8s  %-6s %s; %s; build-id %s\n' "$b" "$l" "$s" "$u" "$bud" "$v" "$f" "$static" "${bid:-NONE}"
-	done; done ;;
+		case $v in ok) npass=$((npass + 1)) ;; BROKEN) nfail=$((nfail + 1)) ;;
+		OVER) if enforced "$l"; then nfail=$((nfail + 1)); else v="over*"; fi ;; esac
+		printf '%-14s %-22s %9s %11s %8s  %-7s %s; %s; build-id %s\n' "$b" "$l" "$s" "$u" "$bud" "$v" "$f" "$static" "${bid:-NONE}"
+	done; done
+	echo "over*: the full recorder's budget is reported, not yet enforced (issue 3: size work open)"
+	echo "sizes: $npass passed, $nfail failed" ;;
 test-arch)
 	for b in $boards; do for l in $libcs; do
 		case $l in skeleton-*) continue ;; esac

@@ -46,7 +46,7 @@ part() { # NAME COMMAND...
 
 check_start=$(date +%s)
 part "dependencies (Debian packages)" "$src/scripts/deps.sh" all
-part "build: 6 targets x {musl, freestanding}, sizes" "$src/scripts/matrix.sh" sizes
+part "build: 6 targets x {musl, freestanding, skeletons}, sizes" "$src/scripts/matrix.sh" sizes
 part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
 	MATRIX_BOARDS="qemu-x86_64 qemu-armv7 qemu-mips" "$src/scripts/matrix.sh" build
 part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch

@@ -18,7 +18,7 @@ struct tnode {
 };
 
 struct build {
-	const struct tp_hist *h;
+	struct tp_hist *h;
 	uint32_t entry;
 	struct tnode *t;
 	uint32_t nr, cap;
@@ -71,15 +71,21 @@ out_nomem:
 }
 
 /* the path of trie node n, from the outermost caller down to n, into the scratch tree */
-static uint32_t add_down(struct build *b, uint32_t n, uint32_t *buf)
+static uint32_t add_down(struct build *b, uint32_t n)
 {
-	const struct tp_hist *h = b->h;
+	struct tp_hist *h = b->h;
 	uint32_t depth = 0, t = 0;
 
-	for (; h->nodes[n].parent != TP_HNONE; n = h->nodes[n].parent)
-		buf[depth++] = n;
-	while (depth-- > 0)
-		t = tchild(b, t, h->nodes[buf[depth]].frame);
+	for (uint32_t x = n; h->nodes[x].parent != TP_HNONE; x = h->nodes[x].parent)
+		depth++;
+	if (tp_grow((void **)&h->scratch, &h->cap_scratch, depth, sizeof(*h->scratch))) {
+		b->nomem = true;
+		return 0;
+	}
+	for (uint32_t d = depth; d-- > 0; n = h->nodes[n].parent)
+		h->scratch[d] = n;
+	for (uint32_t d = 0; d < depth && !b->nomem; d++)
+		t = tchild(b, t, h->nodes[h->scratch[d]].frame);
 	return t;
 }
 
@@ -173,11 +179,8 @@ static int gather(struct build *b, enum tp_cgorder order, bool children)
 	const struct tp_hist *h = b->h;
 	const uint32_t *list = h->by_entry + h->by_entry_start[b->entry];
 	uint32_t nr = h->by_entry_start[b->entry + 1] - h->by_entry_start[b->entry];
-	uint32_t *buf = malloc(sizeof(*buf) * (h->nr_nodes ? h->nr_nodes : 1));
 	uint64_t *excl = NULL;
 
-	if (!buf)
-		return -TP_ERR_NOMEM;
 	if (!children || order == TP_CG_CALLER) {
 		/* the full paths of the samples that hit the entry */
 		for (uint32_t i = 0; i < nr && !b->nomem; i++) {
@@ -185,7 +188,7 @@ static int gather(struct build *b, enum tp_cgorder order, bool children)
 
 			if (!h->nodes[n].self)
 				continue;
-			t = order == TP_CG_CALLER ? add_down(b, n, buf) : add_up(b, n);
+			t = order == TP_CG_CALLER ? add_down(b, n) : add_up(b, n);
 			b->t[t].self += h->nodes[n].self;
 		}
 	}
@@ -199,19 +202,24 @@ static int gather(struct build *b, enum tp_cgorder order, bool children)
 	} else if (children) {
 		/* each sample counts at the innermost occurrence on its path */
 		excl = malloc(sizeof(*excl) * (nr ? nr : 1));
-		if (!excl) {
-			free(buf);
+		if (!excl)
 			return -TP_ERR_NOMEM;
-		}
-		for (uint32_t i = 0; i < nr; i++) {
+		for (uint32_t i = 0; i < nr; i++)
 			excl[i] = h->total[list[i]];
-			buf[list[i]] = i;
-		}
 		for (uint32_t i = 0; i < nr; i++) {
-			uint32_t up = same_above(h, list[i]);
+			uint32_t up = same_above(h, list[i]), lo = 0, hi = i;
 
-			if (up != TP_HNONE)
-				excl[buf[up]] -= h->total[list[i]];
+			if (up == TP_HNONE)
+				continue;
+			while (lo < hi) {	/* the list is in node order, up comes before */
+				uint32_t mid = lo + (hi - lo) / 2;
+
+				if (list[mid] < up)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			excl[lo] -= h->total[list[i]];
 		}
 		for (uint32_t i = 0; i < nr && !b->nomem; i++) {
 			if (excl[i]) {
@@ -222,7 +230,6 @@ static int gather(struct build *b, enum tp_cgorder order, bool children)
 		}
 	}
 	free(excl);
-	free(buf);
 	return b->nomem ? -TP_ERR_NOMEM : 0;
 }
 

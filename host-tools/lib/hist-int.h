@@ -26,6 +26,13 @@ struct tp_hnode {
 	uint32_t entry;			/* the entry this frame counts for in its context */
 };
 
+/* a direct-mapped cache in front of node_idx: hot (parent, sym) pairs without a miss */
+#define TP_HNODE_CACHE 8192
+
+struct tp_hnode_cache {
+	uint32_t parent, sym, node;
+};
+
 struct tp_hist {
 	struct tp_hconf conf;
 	bool has[TP_HKEY_MAX];
@@ -43,7 +50,10 @@ struct tp_hist {
 	struct tp_hnode *nodes;
 	uint32_t nr_nodes, cap_nodes;
 	struct tp_htab node_idx;	/* (parent, frame.sym) -> child */
+	struct tp_hnode_cache *ncache;	/* TP_HNODE_CACHE entries, node TP_HNONE: empty */
 	uint64_t *total;		/* per node: self + descendants, after finish */
+	uint32_t *scratch;		/* a path (graphs), grown as needed */
+	uint32_t cap_scratch;
 	uint32_t *by_entry;		/* nodes grouped by entry (for graphs), built when needed */
 	uint32_t *by_entry_start;	/* nr_entries + 1 offsets into by_entry */
 

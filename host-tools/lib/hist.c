@@ -47,6 +47,15 @@ int tp_hist__new(struct tp_hist **out, const struct tp_hconf *conf)
 		h->has[conf->keys[i]] = true;
 	}
 	h->last_ctx = TP_HNONE;
+	if (conf->paths) {
+		h->ncache = malloc(TP_HNODE_CACHE * sizeof(*h->ncache));
+		if (!h->ncache) {
+			free(h);
+			return -TP_ERR_NOMEM;
+		}
+		for (uint32_t i = 0; i < TP_HNODE_CACHE; i++)
+			h->ncache[i].node = TP_HNONE;
+	}
 	*out = h;
 	return 0;
 }
@@ -63,6 +72,8 @@ void tp_hist__delete(struct tp_hist *h)
 	free(h->nodes);
 	tp_htab__free(&h->node_idx);
 	free(h->total);
+	free(h->ncache);
+	free(h->scratch);
 	free(h->by_entry);
 	free(h->by_entry_start);
 	free(h);
@@ -225,22 +236,29 @@ static int child(struct tp_hist *h, uint32_t ctx, uint32_t parent, struct tp_fra
 {
 	struct node_key k = { h, parent, f.sym };
 	uint32_t hv = tp_hash2(parent, f.sym), entry;
+	struct tp_hnode_cache *nc = &h->ncache[hv & (TP_HNODE_CACHE - 1)];
 	struct tp_hslot *slot;
 	int err;
 
+	if (nc->node != TP_HNONE && nc->parent == parent && nc->sym == f.sym) {
+		*out = nc->node;
+		return 0;
+	}
 	if (tp_htab__reserve(&h->node_idx))
 		return -TP_ERR_NOMEM;
 	slot = tp_htab__probe(&h->node_idx, hv, node_eq, &k);
 	if (slot->idx) {
 		*out = slot->idx - 1;
-		return 0;
-	}
-	err = get_entry(h, ctx, f, &entry);
-	if (!err)
-		err = new_node(h, f, parent, entry, out);
-	if (!err)
+	} else {
+		err = get_entry(h, ctx, f, &entry);
+		if (!err)
+			err = new_node(h, f, parent, entry, out);
+		if (err)
+			return err;
 		tp_htab__fill(&h->node_idx, slot, hv, *out);
-	return err;
+	}
+	*nc = (struct tp_hnode_cache){ parent, f.sym, *out };
+	return 0;
 }
 
 int tp_hist__add(struct tp_hist *h, const struct tp_hsample *s)
@@ -367,9 +385,11 @@ static int cmp_entry(const void *pa, const void *pb, void *arg)
 	int c;
 
 	if (sc->by_children) {
+		/* as perf's output: ties on children put the callers (less self) first */
 		c = cmp_u64_desc(a->children, b->children);
-		if (c)
-			return c;
+		if (!c)
+			c = -cmp_u64_desc(a->self, b->self);
+		return c ? c : cmp_key(sc->h, a, b);
 	}
 	c = cmp_u64_desc(a->self, b->self);
 	return c ? c : cmp_key(sc->h, a, b);

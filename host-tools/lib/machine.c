@@ -1,5 +1,6 @@
 /* What the records say about the machine: threads and their comms, each process's maps
  * (inherited on fork, dropped on exec), the kernel's maps, and the DSOs behind them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,6 +336,16 @@ static int fork_thread(struct tp_session *s, const struct tp_ev_task *f, struct 
 	return 0;
 }
 
+static bool anon_exec(const struct tp_event *ev, const struct tp_ev_mmap *m)
+{
+	const char *n = m->filename;
+	bool anon = !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
+		    !strncmp(n, "/anon_hugepage", 14);
+
+	/* MMAP records (not MMAP2) carry no prot: without MMAP_DATA they are executable */
+	return anon && (ev->type == PERF_RECORD_MMAP || (m->prot & 4 /* PROT_EXEC */));
+}
+
 static int mmap_event(struct tp_session *s, const struct tp_event *ev, struct tp_thread **out)
 {
 	const struct tp_ev_mmap *m = &ev->u.mmap;
@@ -359,7 +370,25 @@ static int mmap_event(struct tp_session *s, const struct tp_event *ev, struct tp
 		}
 		name = KERNEL_NAME;
 	}
-	map.dso = tp_machine__dso(s, name, kernel);
+	if (!kernel && anon_exec(ev, m)) {
+		/* perf names anonymous executable memory (JIT code) after the JIT's symbol
+		 * map, /tmp/perf-PID.map, one DSO per process */
+		char buf[40];
+
+		snprintf(buf, sizeof(buf), "/tmp/perf-%u.map", m->pid);
+		map.dso = tp_machine__dso(s, buf, false);
+		if (map.dso && map.dso->name == buf) {
+			size_t n = strlen(buf) + 1;
+
+			map.dso->own_name = malloc(n);
+			if (!map.dso->own_name)
+				return -TP_ERR_NOMEM;
+			memcpy(map.dso->own_name, buf, n);
+			map.dso->name = map.dso->own_name;
+		}
+	} else {
+		map.dso = tp_machine__dso(s, name, kernel);
+	}
 	if (!map.dso)
 		return -TP_ERR_NOMEM;
 	if (m->build_id_size && !map.dso->build_id_size) {
@@ -467,8 +496,10 @@ void tp_machine__release(struct tp_session *s)
 	}
 	for (size_t i = 0; i < s->all_threads.nr; i++)
 		free(s->all_threads.v[i]);
-	for (size_t i = 0; i < s->dsos.nr; i++)
+	for (size_t i = 0; i < s->dsos.nr; i++) {
+		free(((struct tp_dso *)s->dsos.v[i])->own_name);
 		free(s->dsos.v[i]);
+	}
 	free(s->all_procs.v);
 	free(s->all_threads.v);
 	free(s->dsos.v);

@@ -121,7 +121,8 @@ int tp_recv_conn__feed(struct tp_recv_conn *c, const void *buf, size_t len)
 
 void tp_recv_conn__close(struct tp_recv_conn *c, const char *why)
 {
+	/* after the stream's end marker, a closing connection is the normal end */
 	if (c->sess)
-		tp_recv_sess__close(c->sess, why);
+		tp_recv_sess__close(c->sess, tp_recv_sess__info(c->sess)->complete ? NULL : why);
 	free(c);
 }

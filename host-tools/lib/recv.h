@@ -16,6 +16,7 @@
 #ifndef TINYPERF_HOST_TOOLS_LIB_RECV_H
 #define TINYPERF_HOST_TOOLS_LIB_RECV_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +25,7 @@
 #include "perfdata/framing.h"
 
 #define TP_RECV_NAME_MAX	64	/* a sanitised device name */
-#define TP_RECV_META_MAX	(64u << 20)	/* feature bytes kept per session */
+#define TP_RECV_META_MAX	(16u << 20)	/* feature bytes kept per session */
 
 struct tp_recv_info {
 	struct tp_hello hello;		/* as received (untrusted) */
@@ -85,7 +86,8 @@ int tp_recv_conn__feed(struct tp_recv_conn *c, const void *buf, size_t len);
 struct tp_recv_sess *tp_recv_conn__session(struct tp_recv_conn *c);
 /* why the connection was refused or broke, for the one log line */
 const char *tp_recv_conn__error(const struct tp_recv_conn *c);
-/* finalise its session (why: NULL for a clean end) and free */
+/* finalise its session and free; why: how the connection ended, which is the session's
+ * error unless the stream's end marker came first */
 void tp_recv_conn__close(struct tp_recv_conn *c, const char *why);
 
 /* ---- serial lines ---- */
@@ -101,6 +103,15 @@ struct tp_recv_sess *tp_recv_line__session(struct tp_recv_line *l);
 const struct tp_deframer_stats *tp_recv_line__stats(const struct tp_recv_line *l);
 /* the line closed: finalise the session in progress, free */
 void tp_recv_line__close(struct tp_recv_line *l, const char *why);
+
+/* ---- captures ---- */
+
+/* A capture read from fd to its end (or until *stop): a TCP stream, a bare pipe-mode
+ * perf.data or a serial line's bytes, told apart by how they start; line_stats gets the
+ * frame counts of a serial capture (zeroes otherwise). Sessions are reported through
+ * conf->on_event; 0 or -TP_ERR_* (logged). */
+int tp_recv_file(const struct tp_recv_conf *conf, int fd, const char *name,
+		 struct tp_deframer_stats *line_stats, const volatile sig_atomic_t *stop);
 
 /* ---- paths ---- */
 

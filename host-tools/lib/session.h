@@ -37,6 +37,7 @@ struct tp_dso {
 					 * build-id, 0: none */
 	bool kernel;			/* the kernel or a module */
 	uint64_t hits;			/* samples whose ip resolved into it */
+	char *own_name;			/* name when the session made it up (freed with it) */
 };
 
 struct tp_map {

@@ -28,6 +28,21 @@ struct ptr_ent {
 
 typedef char *demangle_fn(const char *name, char *buf, size_t *len, int *status);
 
+/* A direct-mapped cache of recent locations: (process, ip, cpumode) -> frame, skipping the
+ * map search and the hash probes for the frames every stack repeats. Entries of an older
+ * generation of their process's maps (or of the kernel's, for kernel addresses) are stale:
+ * an mmap or exec in one process leaves the others' entries alone. */
+#define L1_SIZE 4096
+
+struct l1_ent {
+	const void *proc;		/* NULL for kernel addresses */
+	uint64_t ip;
+	uint32_t gen;			/* 0: empty */
+	uint8_t cpumode;
+	struct tp_frame f;
+	uint64_t addr, off;
+};
+
 struct tp_symcache {
 	struct tp_session *s;
 	struct tp_symbolizer *sym;
@@ -37,6 +52,17 @@ struct tp_symcache {
 	demangle_fn *demangle;
 	void *libcxx;
 	uint32_t cur_dso;		/* gets the symbolizer's warnings, NONE */
+	struct l1_ent *l1;
+	uint32_t gen;			/* the last generation handed out */
+	uint32_t kernel_gen;
+	struct pid_gen {
+		int32_t pid;
+		uint32_t gen;
+	} *pid_gens;			/* the generation of each process's maps */
+	uint32_t nr_pid_gens, cap_pid_gens;
+	struct tp_htab pid_gen_idx;
+	int32_t last_pid;		/* a one-entry cache in front of it */
+	uint32_t last_gen;
 
 	struct tp_cdso *dsos;
 	uint32_t nr_dsos, cap_dsos;
@@ -111,7 +137,10 @@ int tp_symcache__new(struct tp_symcache **out, struct tp_session *s,
 	sc.log.ctx = c;
 	c->sym = tp_symbolizer__new(&sc);
 	c->dsos = calloc(1, sizeof(*c->dsos));
-	if (!c->sym || !c->dsos) {
+	c->l1 = calloc(L1_SIZE, sizeof(*c->l1));
+	c->gen = c->kernel_gen = c->last_gen = 1;
+	c->last_pid = INT32_MIN;
+	if (!c->sym || !c->dsos || !c->l1) {
 		tp_symcache__delete(c);
 		return -TP_ERR_NOMEM;
 	}
@@ -129,6 +158,9 @@ void tp_symcache__delete(struct tp_symcache *c)
 	for (uint32_t i = 0; i < c->nr_owned; i++)
 		free(c->owned[i]);
 	free(c->owned);
+	free(c->l1);
+	free(c->pid_gens);
+	tp_htab__free(&c->pid_gen_idx);
 	free(c->dsos);
 	free(c->dso_ptrs);
 	tp_htab__free(&c->dso_idx);
@@ -532,6 +564,98 @@ static int resolve_unmapped(struct tp_symcache *c, struct tp_chain *ch, const st
 	return 0;
 }
 
+struct pid_key {
+	const struct tp_symcache *c;
+	int32_t pid;
+};
+
+static bool pid_eq(const void *p, uint32_t i)
+{
+	const struct pid_key *k = p;
+
+	return k->c->pid_gens[i].pid == k->pid;
+}
+
+/* the generation of pid's maps; bump: make it a new one. 0 when out of memory (always
+ * stale: nothing is cached for the process) */
+static uint32_t pid_gen(struct tp_symcache *c, int32_t pid, bool bump)
+{
+	struct pid_key k = { c, pid };
+	uint32_t hv = tp_hash64((uint32_t)pid);
+	struct tp_hslot *slot;
+
+	if (!bump && pid == c->last_pid)
+		return c->last_gen;
+	if (tp_htab__reserve(&c->pid_gen_idx))
+		return 0;
+	slot = tp_htab__probe(&c->pid_gen_idx, hv, pid_eq, &k);
+	if (!slot->idx) {
+		if (tp_grow((void **)&c->pid_gens, &c->cap_pid_gens, c->nr_pid_gens + 1,
+			    sizeof(*c->pid_gens)))
+			return 0;
+		c->pid_gens[c->nr_pid_gens] = (struct pid_gen){ pid, 1 };
+		tp_htab__fill(&c->pid_gen_idx, slot, hv, c->nr_pid_gens++);
+	}
+	if (bump)
+		c->pid_gens[slot->idx - 1].gen = ++c->gen;
+	c->last_pid = pid;
+	c->last_gen = c->pid_gens[slot->idx - 1].gen;
+	return c->last_gen;
+}
+
+void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev)
+{
+	if (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) {
+		uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (cpumode == PERF_RECORD_MISC_KERNEL || ev->u.mmap.pid == UINT32_MAX)
+			c->kernel_gen = ++c->gen;
+		else
+			pid_gen(c, (int32_t)ev->u.mmap.pid, true);
+	} else if (ev->type == PERF_RECORD_COMM && ev->u.comm.exec) {
+		pid_gen(c, (int32_t)ev->u.comm.pid, true);
+	}
+}
+
+static struct l1_ent *l1_slot(struct tp_symcache *c, const void *proc, uint64_t ip,
+			      uint8_t cpumode)
+{
+	return &c->l1[tp_hash2(ip, (uintptr_t)proc ^ cpumode) & (L1_SIZE - 1)];
+}
+
+/* push the frame of ip (in the given cpumode) through the cache */
+static int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_thread *t,
+		    uint8_t cpumode, uint64_t ip, bool *unmapped)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || !t;
+	const void *proc = kernel ? NULL : t->proc;
+	uint32_t gen = kernel ? c->kernel_gen : pid_gen(c, t->pid, false);
+	struct l1_ent *e = l1_slot(c, proc, ip, cpumode);
+	struct tp_loc l;
+	int err;
+
+	if (e->gen == gen && gen && e->ip == ip && e->proc == proc && e->cpumode == cpumode) {
+		uint32_t cap = ch->cap;
+
+		if (tp_grow((void **)&ch->frames, &cap, ch->nr + 1, sizeof(*ch->frames)) ||
+		    tp_grow((void **)&ch->at, &ch->cap, ch->nr + 1, sizeof(*ch->at)))
+			return -TP_ERR_NOMEM;
+		ch->frames[ch->nr] = e->f;
+		ch->at[ch->nr++] = (struct tp_chain_at){ ip, e->addr, e->off };
+		return 0;
+	}
+	if (!tp_session__resolve(c->s, t, cpumode, ip, &l)) {
+		/* resolved when the frames around it are known */
+		*unmapped = true;
+		return chain_push(c, ch, NULL, ip);
+	}
+	err = chain_push(c, ch, &l, ip);
+	if (!err)
+		*e = (struct l1_ent){ proc, ip, gen, cpumode, ch->frames[ch->nr - 1],
+				      ch->at[ch->nr - 1].addr, ch->at[ch->nr - 1].off };
+	return err;
+}
+
 int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 		       const struct tp_thread *t, const struct tp_loc *loc, struct tp_chain *ch)
 {
@@ -546,7 +670,6 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 	if (ev->attr && (ev->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 			uint64_t ip = smp->callchain[i];
-			struct tp_loc l;
 
 			if (ip >= PERF_CONTEXT_MAX) {
 				switch (ip) {
@@ -560,13 +683,7 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 				}
 				continue;
 			}
-			if (!tp_session__resolve(c->s, t, cpumode, ip, &l)) {
-				/* resolved when the frames around it are known */
-				err = chain_push(c, ch, NULL, ip);
-				unmapped = true;
-			} else {
-				err = chain_push(c, ch, &l, ip);
-			}
+			err = chain_ip(c, ch, t, cpumode, ip, &unmapped);
 			if (err)
 				return err;
 		}
@@ -577,6 +694,8 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 			return err;
 	}
 	/* the stack starts where the sample hit, whatever the callchain says */
+	if (ch->nr && ch->at[0].ip == smp->ip && ch->frames[0].sym != NONE)
+		return 0;
 	err = tp_symcache__resolve(c, loc, &first, &off);
 	if (err)
 		return err;

@@ -65,6 +65,9 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 		       const struct tp_thread *t, const struct tp_loc *loc, struct tp_chain *ch);
 void tp_chain__release(struct tp_chain *ch);
+/* every record the session delivers (its event callback), so that cached locations follow
+ * the maps as they change */
+void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev);
 
 const struct tp_csym *tp_symcache__sym(const struct tp_symcache *c, uint32_t id);
 uint32_t tp_symcache__nr_dsos(const struct tp_symcache *c);

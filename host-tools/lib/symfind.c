@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host-tools/lib/bidcache.h"
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/symbolizer-int.h"
 #include "perfdata/texthash.h"
@@ -372,6 +373,13 @@ static void search_main(struct finder *f, const char *path, const char *hex)
 		tryf(f, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2);
 		if (is_file_path(path))
 			tryf(f, "%s%s/%s/elf", s->buildid_dir, path, hex);
+	}
+	if (s->buildid_dir && !hex[0] && id->text_hash) {	/* bidcache.h's text-hash tree */
+		struct tp_bidkey k = { .text_hash = id->text_hash };
+		char p[PATH_MAX];
+
+		if (!tp_bidcache_path(p, sizeof(p), s->buildid_dir, &k, TP_BID_ELF))
+			try_path(f, p);
 	}
 	if (!is_file_path(path))
 		return;

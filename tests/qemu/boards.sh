@@ -20,13 +20,14 @@
 #               kernel's unwinder can walk them)
 #   B_EVENTS    extra recordings for this board only (a PMU: "cycles")
 #   B_TIMEOUT   seconds one boot may take, all recordings included, before it is killed
+#               (QEMU_TIMEOUT overrides it for every board)
 
 QEMU_ALL_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-mips64el qemu-mips"
 # the boards whose kernel Debian ships: what 'run.sh' does when QEMU_BOARDS is not set
 QEMU_DEFAULT_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-mips64el"
 
 board_load() {
-	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_EVENTS= B_TIMEOUT=150
+	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_EVENTS= B_TIMEOUT=${QEMU_TIMEOUT:-150}
 	case $1 in
 	qemu-x86_64)
 		B_CONFIG=qemu-x86_64 B_DEBARCH=amd64 B_KPKG=linux-image-amd64 B_KBOOT=pvh

@@ -6,7 +6,8 @@ A to B at the pace of a UART (BAUD/10 bytes a second, reading A no faster, so th
 feels the back-pressure of a real line), injects console lines between frames the way printk
 does, and corrupts a fraction of the frame bytes (each byte independently). It knows the frame
 format (perfdata/framing.h), so it reports exactly which frames it damaged and which injected
-lines the receiver must show (those whose neighbouring delimiters were left alone).
+lines the receiver must show (those whose neighbouring delimiters were left alone). Text
+frames (base64 lines) are passed on whole and only counted.
 
 usage: relay.py --info FILE [--baud N] [--corrupt P] [--text-every N] [--seed S]
                 [--capture FILE] [--report FILE] [--timeout SECS]
@@ -16,6 +17,7 @@ passed on two END frames (or at the timeout), lets B drain, closes B and writes 
 all a receiver can notice), intact, text_lines (the lines that must appear), bytes.
 """
 import argparse
+import base64
 import errno
 import json
 import os
@@ -79,9 +81,20 @@ def main():
     def take_frames():
         nonlocal ends, nline
         while inbuf:
-            if inbuf[0] != 0:           # not a frame: pass it on untouched
+            if inbuf[0] != 0:           # text framing (only counted) or other bytes
                 i = inbuf.find(b"\0")
-                i = len(inbuf) if i < 0 else i
+                j = inbuf.find(b"\n")
+                if j >= 0 and (i < 0 or j < i):
+                    line = bytes(inbuf[:j + 1])
+                    if line.startswith(b"@TP:"):
+                        raw = base64.b64decode(line[4:].rstrip(b"\r\n"))
+                        frames.append([raw[1] | raw[2] << 8, raw[0], False, False, False])
+                        ends += raw[0] == FRAME_END
+                    out.extend(line)
+                    del inbuf[:j + 1]
+                    continue
+                if i < 0:
+                    return
                 out.extend(inbuf[:i])
                 del inbuf[:i]
                 continue

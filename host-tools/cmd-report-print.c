@@ -1,0 +1,263 @@
+/* tinyperf report's output: the header (symbol sources, lost samples), then per event the
+ * perf report --stdio table and, under each entry, its call graph drawn as perf draws it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/cmd-report.h"
+#include "host-tools/lib/error.h"
+
+
+static const char *key_head(enum tp_hkey k)
+{
+	static const char *const heads[TP_HKEY_MAX] = {
+		[TP_HKEY_COMM] = "Command", [TP_HKEY_DSO] = "Shared Object",
+		[TP_HKEY_SYM] = "Symbol", [TP_HKEY_PID] = "Pid", [TP_HKEY_TID] = "Tid",
+		[TP_HKEY_CPU] = "CPU",
+	};
+
+	return heads[k];
+}
+
+static int key_str(const struct report *rp, const struct tp_hentry *e, enum tp_hkey k,
+		   char *buf, size_t n)
+{
+	const struct tp_csym *sym;
+
+	switch (k) {
+	case TP_HKEY_COMM:
+		return snprintf(buf, n, "%s", tp_symcache__comm_str(rp->cs.c, e->comm));
+	case TP_HKEY_DSO:
+		return snprintf(buf, n, "%s", tp_symcache__dso(rp->cs.c, e->frame.dso)->short_name);
+	case TP_HKEY_SYM:
+		sym = tp_symcache__sym(rp->cs.c, e->frame.sym);
+		if (sym->name)
+			return snprintf(buf, n, "[%c] %s", e->frame.level, sym->name);
+		/* as perf's "%#.16llx": no 0x for a zero */
+		return snprintf(buf, n, "[%c] %s%016llx", e->frame.level, sym->addr ? "0x" : "",
+				(unsigned long long)sym->addr);
+	case TP_HKEY_PID:
+		return snprintf(buf, n, "%d", e->pid);
+	case TP_HKEY_TID:
+		return snprintf(buf, n, "%d", e->tid);
+	case TP_HKEY_CPU:
+		return snprintf(buf, n, "%03u", e->cpu);
+	default:
+		return snprintf(buf, n, "?");
+	}
+}
+
+static const char *frame_name(const struct report *rp, struct tp_frame f, char *buf, size_t n)
+{
+	const struct tp_csym *sym = tp_symcache__sym(rp->cs.c, f.sym);
+
+	if (sym->name)
+		return sym->name;
+	snprintf(buf, n, "%#llx", (unsigned long long)sym->addr);
+	return buf;
+}
+
+/* the drawing prefix, one 11-character piece per level ("|          ") */
+static char *prefix_at(struct report *rp, size_t len, size_t more)
+{
+	if (len + more + 1 > rp->prefix_cap) {
+		size_t cap = 2 * (len + more + 1) + 256;
+		char *p = realloc(rp->prefix, cap);
+
+		if (!p)
+			return NULL;
+		rp->prefix = p;
+		rp->prefix_cap = cap;
+	}
+	return rp->prefix + len;
+}
+
+/* perf's graph: a separator line, then each child's run, the first frame with its percent */
+static void print_children(struct report *rp, const struct tp_cgnode *node, size_t plen,
+			   int margin, uint64_t total)
+{
+	char name[64];
+
+	for (uint32_t k = 0; k < node->nr_children; k++) {
+		const struct tp_cgnode *c = &node->children[k];
+		bool last = k + 1 == node->nr_children;
+		char *p = prefix_at(rp, plen, 11);
+
+		if (!p)
+			return;
+		printf("%12s%*s%.*s|          \n", "", margin, "", (int)plen, rp->prefix);
+		for (uint32_t j = 0; j < c->nr_frames; j++) {
+			printf("%12s%*s%.*s%c", "", margin, "", (int)plen, rp->prefix,
+			       last ? ' ' : '|');
+			if (!j)
+				printf("--%.2f%%--", total ? 100.0 * (double)c->total / (double)total : 0);
+			else
+				printf("          ");
+			printf("%s\n", frame_name(rp, c->frames[j], name, sizeof(name)));
+		}
+		memcpy(rp->prefix + plen, last ? "           " : "|          ", 11);
+		print_children(rp, c, plen + 11, margin, total);
+	}
+}
+
+static void print_graph(struct report *rp, struct tp_hist *h, const struct tp_hentry *e,
+			bool children, uint64_t total)
+{
+	uint64_t min = (uint64_t)((double)total * (rp->min_pct / 100.0));
+	const struct tp_cgnode *top;
+	struct tp_cgraph *g;
+	int margin = 0;
+	char name[64];
+
+	if ((children ? e->children : e->self) < min || !(children ? e->children : e->self))
+		return;		/* every node would be under the minimum */
+	if (tp_hist__callgraph(h, e, rp->order, children, min, &g)) {
+		rp->err = -TP_ERR_NOMEM;
+		return;
+	}
+	top = &g->root;
+	if (top->nr_children == 1 && top->children[0].total == (children ? e->children : e->self)) {
+		/* one root with all the entry's weight: its run without a percent, after "---" */
+		const struct tp_cgnode *r = &top->children[0];
+		bool printed = false;
+
+		for (uint32_t j = 0; j < r->nr_frames; j++) {
+			if (!j && rp->keys.keys[0] == TP_HKEY_SYM)
+				continue;	/* the entry's own symbol, as perf */
+			if (!printed) {
+				printf("%12s|\n%12s---", "", "");
+				margin = 3;
+				printed = true;
+			} else {
+				printf("%12s%*s", "", margin, "");
+			}
+			printf("%s\n", frame_name(rp, r->frames[j], name, sizeof(name)));
+		}
+		top = r;
+	}
+	if (top != &g->root || top->nr_children) {
+		print_children(rp, top, 0, margin, total);
+		printf("\n");
+	}
+	tp_cgraph__delete(g);
+}
+
+static bool entry_visible(struct report *rp, const struct tp_hentry *e, bool children,
+			  uint64_t total)
+{
+	double pct = total ? 100.0 * (double)(children ? e->children : e->self) / (double)total : 0;
+
+	if (!children && !e->self)	/* only on the way to where samples hit */
+		return false;
+	if (rp->percent_limit > 0 && pct < rp->percent_limit)
+		return false;
+	if (rp->cs.dsos.n && (rp->has_key[TP_HKEY_DSO] || rp->has_key[TP_HKEY_SYM]) &&
+	    !cmd_sym__frame_ok(&rp->cs, (struct tp_frame){ 0, e->frame.dso, 0 }))
+		return false;
+	if (rp->cs.syms.n && rp->has_key[TP_HKEY_SYM]) {
+		const struct tp_csym *s = tp_symcache__sym(rp->cs.c, e->frame.sym);
+		struct cmd_list dsos = rp->cs.dsos;
+		bool ok;
+
+		rp->cs.dsos.n = 0;	/* the symbol alone */
+		ok = s && cmd_sym__frame_ok(&rp->cs, e->frame);
+		rp->cs.dsos = dsos;
+		return ok;
+	}
+	return true;
+}
+
+static void print_dots(int n)
+{
+	while (n-- > 0)
+		putchar('.');
+}
+
+static void print_section(struct report *rp, uint32_t idx)
+{
+	struct tp_hist *h = rp->hists[idx];
+	const struct tp_attr *a = tp_reader__attr(rp->ci.r, idx);
+	bool children = rp->hist_paths[idx] && !rp->no_children;
+	int width[TP_HKEY_MAX] = { 0 };
+	uint64_t total = tp_hist__total(h);
+	char buf[4096], evbuf[64];
+	size_t n;
+
+	if (tp_hist__finish(h, children)) {
+		rp->err = -TP_ERR_NOMEM;
+		return;
+	}
+	n = tp_hist__nr_entries(h);
+	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+		width[k] = (int)strlen(key_head(rp->keys.keys[k]));
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_hentry *e = tp_hist__entry(h, i);
+
+		if (!entry_visible(rp, e, children, total))
+			continue;
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
+			int w = key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
+
+			if (w > width[k])
+				width[k] = w < (int)sizeof(buf) ? w : (int)sizeof(buf) - 1;
+		}
+	}
+	if (!rp->quiet) {
+		printf("#\n# Samples: %llu  of event '%s'\n# Event count (approx.): %llu\n#\n",
+		       (unsigned long long)tp_hist__nr_samples(h),
+		       cmd_sym__event_name(a, evbuf, sizeof(evbuf)), (unsigned long long)total);
+		printf(children ? "# Children      Self" : "# Overhead");
+		if (rp->show_nr)
+			printf("       Samples");
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0,
+			       key_head(rp->keys.keys[k]));
+		printf(children ? "\n# ........  ........" : "\n# ........");
+		if (rp->show_nr)
+			printf("  ............");
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
+			printf("  ");
+			print_dots(width[k]);
+		}
+		printf("\n#\n");
+	}
+	for (size_t i = 0; i < n && !rp->err; i++) {
+		const struct tp_hentry *e = tp_hist__entry(h, i);
+
+		if (!entry_visible(rp, e, children, total))
+			continue;
+		if (children)
+			printf("  %7.2f%%  %7.2f%%", 100.0 * (double)e->children / (double)total,
+			       100.0 * (double)e->self / (double)total);
+		else
+			printf("  %7.2f%%", 100.0 * (double)e->self / (double)total);
+		if (rp->show_nr)
+			printf("  %12llu", (unsigned long long)e->nr_samples);
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
+			key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
+			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0, buf);
+		}
+		printf("\n");
+		if (rp->graph && rp->hist_paths[idx])
+			print_graph(rp, h, e, children, total);
+	}
+	if (!rp->quiet)
+		printf("\n");
+}
+
+void report__print(struct report *rp)
+{
+	if (!rp->quiet) {
+		printf("# To display the perf.data header info, please use tinyperf header.\n#\n");
+		printf("# Symbols of the DSOs samples landed in:\n");
+		cmd_sym__print_dsos(&rp->cs, stdout, "#   ");
+		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)rp->lost_samples);
+		if (rp->nr_lost)
+			printf("# Lost events: %llu in %llu LOST records (the ring buffer overflowed)\n",
+			       (unsigned long long)rp->lost_events, (unsigned long long)rp->nr_lost);
+	}
+	for (uint32_t i = 0; i < rp->nr_hists && !rp->err; i++)
+		if (rp->hists[i] && tp_hist__nr_samples(rp->hists[i]))
+			print_section(rp, i);
+}
+
