@@ -49,7 +49,7 @@ autoheader := $(objtree)/include/generated/autoconf.h
 
 # Goals that need no .config.
 no-config-goals := %config help clean distclean mrproper host host-install host-tests check demo sizes \
-		   deps check-% matrix
+		   deps check-% matrix check-qemu check-qemu-all
 build-goals := $(filter-out $(no-config-goals),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
 
 ifneq ($(build-goals),)
@@ -291,6 +291,13 @@ check:
 sizes:
 	$(Q)$(srctree)/scripts/matrix.sh sizes
 
+# full-system tests alone: the six Debian-kernel guests, or all seven (+ big-endian MIPS,
+# whose kernel is built from source once: about 4 minutes)
+check-qemu:
+	$(Q)$(srctree)/tests/qemu/run.sh
+check-qemu-all:
+	$(Q)QEMU_BOARDS=all $(srctree)/tests/qemu/run.sh
+
 clean:
 	rm -rf $(objtree)/obj $(objtree)/host-obj* $(objtree)/test-bin $(objtree)/host $(objtree)/host-san \
 		$(objtree)/tinyperf $(objtree)/tinyperf.stripped
@@ -320,10 +327,11 @@ help:
 	@echo '  demo               - install deps, build, record a workload, show the report'
 	@echo '  check              - install deps, build every target, run the whole test suite'
 	@echo '  sizes              - build all six targets x {musl, freestanding} and print sizes'
+	@echo '  check-qemu         - only the full-system tests (6 guests; check-qemu-all: + mips BE)'
 	@echo '  deps               - install the Debian packages the above need (root)'
 	@echo 'Variables: O=DIR V=1 CROSS_COMPILE=PREFIX CC= CFLAGS= LDFLAGS= HOSTCC= ARCH='
 	@echo '           DESTDIR= PREFIX= KCONFIG_FRAGMENTS="a.config b.config" TP_DL_DIR=DIR'
 
-.PHONY: deps demo check sizes clean distclean mrproper help menuconfig nconfig \
+.PHONY: deps demo check check-qemu check-qemu-all sizes clean distclean mrproper help menuconfig nconfig \
 	olddefconfig oldconfig savedefconfig FORCE
 FORCE:

@@ -7,7 +7,6 @@
 #include "host-tools/cmd-report.h"
 #include "host-tools/lib/error.h"
 
-
 static const char *key_head(enum tp_hkey k)
 {
 	static const char *const heads[TP_HKEY_MAX] = {
@@ -19,32 +18,53 @@ static const char *key_head(enum tp_hkey k)
 	return heads[k];
 }
 
-static int key_str(const struct report *rp, const struct tp_hentry *e, enum tp_hkey k,
-		   char *buf, size_t n)
+/* the text of key k of e: the name itself, or composed in buf (n > 32); *len its length */
+static const char *key_text(const struct report *rp, const struct tp_hentry *e, enum tp_hkey k,
+			    char *buf, size_t n, size_t *len)
 {
 	const struct tp_csym *sym;
+	const char *t;
+	size_t l;
 
 	switch (k) {
 	case TP_HKEY_COMM:
-		return snprintf(buf, n, "%s", tp_symcache__comm_str(rp->cs.c, e->comm));
+		t = tp_symcache__comm_str(rp->cs.c, e->comm);
+		break;
 	case TP_HKEY_DSO:
-		return snprintf(buf, n, "%s", tp_symcache__dso(rp->cs.c, e->frame.dso)->short_name);
+		t = tp_symcache__dso(rp->cs.c, e->frame.dso)->short_name;
+		break;
 	case TP_HKEY_SYM:
 		sym = tp_symcache__sym(rp->cs.c, e->frame.sym);
-		if (sym->name)
-			return snprintf(buf, n, "[%c] %s", e->frame.level, sym->name);
-		/* as perf's "%#.16llx": no 0x for a zero */
-		return snprintf(buf, n, "[%c] %s%016llx", e->frame.level, sym->addr ? "0x" : "",
-				(unsigned long long)sym->addr);
+		if (!sym->name) {
+			/* as perf's "%#.16llx": no 0x for a zero */
+			*len = (size_t)snprintf(buf, n, "[%c] %s%016llx", e->frame.level,
+						sym->addr ? "0x" : "", (unsigned long long)sym->addr);
+			return buf;
+		}
+		l = strlen(sym->name);
+		if (l > n - 5)
+			l = n - 5;
+		buf[0] = '[';
+		buf[1] = e->frame.level;
+		buf[2] = ']';
+		buf[3] = ' ';
+		memcpy(buf + 4, sym->name, l);
+		buf[l + 4] = '\0';
+		*len = l + 4;
+		return buf;
 	case TP_HKEY_PID:
-		return snprintf(buf, n, "%d", e->pid);
 	case TP_HKEY_TID:
-		return snprintf(buf, n, "%d", e->tid);
+		*len = (size_t)snprintf(buf, n, "%d", k == TP_HKEY_PID ? e->pid : e->tid);
+		return buf;
 	case TP_HKEY_CPU:
-		return snprintf(buf, n, "%03u", e->cpu);
+		*len = (size_t)snprintf(buf, n, "%03u", e->cpu);
+		return buf;
 	default:
-		return snprintf(buf, n, "?");
+		t = "?";
+		break;
 	}
+	*len = strlen(t);
+	return t;
 }
 
 static const char *frame_name(const struct report *rp, struct tp_frame f, char *buf, size_t n)
@@ -173,14 +193,28 @@ static void print_dots(int n)
 		putchar('.');
 }
 
+static void put_pad(FILE *f, const char *t, size_t len, size_t width)
+{
+	static const char spaces[] = "                                                                ";
+
+	fwrite(t, 1, len, f);
+	while (width > len) {
+		size_t n = width - len < sizeof(spaces) - 1 ? width - len : sizeof(spaces) - 1;
+
+		fwrite(spaces, 1, n, f);
+		len += n;
+	}
+}
+
 static void print_section(struct report *rp, uint32_t idx)
 {
 	struct tp_hist *h = rp->hists[idx];
 	const struct tp_attr *a = tp_reader__attr(rp->ci.r, idx);
 	bool children = rp->hist_paths[idx] && !rp->no_children;
-	int width[TP_HKEY_MAX] = { 0 };
+	size_t width[TP_HKEY_MAX] = { 0 }, len;
 	uint64_t total = tp_hist__total(h);
-	char buf[4096], evbuf[64];
+	char buf[4096], evbuf[64], pct[64];
+	const char *t;
 	size_t n;
 
 	if (tp_hist__finish(h, children)) {
@@ -189,17 +223,16 @@ static void print_section(struct report *rp, uint32_t idx)
 	}
 	n = tp_hist__nr_entries(h);
 	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-		width[k] = (int)strlen(key_head(rp->keys.keys[k]));
+		width[k] = strlen(key_head(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++) {
 		const struct tp_hentry *e = tp_hist__entry(h, i);
 
 		if (!entry_visible(rp, e, children, total))
 			continue;
 		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			int w = key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
-
-			if (w > width[k])
-				width[k] = w < (int)sizeof(buf) ? w : (int)sizeof(buf) - 1;
+			key_text(rp, e, rp->keys.keys[k], buf, sizeof(buf), &len);
+			if (len > width[k])
+				width[k] = len;
 		}
 	}
 	if (!rp->quiet) {
@@ -210,14 +243,14 @@ static void print_section(struct report *rp, uint32_t idx)
 		if (rp->show_nr)
 			printf("       Samples");
 		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0,
+			printf("  %-*s", k + 1 < rp->keys.nr_keys ? (int)width[k] : 0,
 			       key_head(rp->keys.keys[k]));
 		printf(children ? "\n# ........  ........" : "\n# ........");
 		if (rp->show_nr)
 			printf("  ............");
 		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
 			printf("  ");
-			print_dots(width[k]);
+			print_dots((int)width[k]);
 		}
 		printf("\n#\n");
 	}
@@ -227,17 +260,21 @@ static void print_section(struct report *rp, uint32_t idx)
 		if (!entry_visible(rp, e, children, total))
 			continue;
 		if (children)
-			printf("  %7.2f%%  %7.2f%%", 100.0 * (double)e->children / (double)total,
-			       100.0 * (double)e->self / (double)total);
+			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%  %7.2f%%",
+					       100.0 * (double)e->children / (double)total,
+					       100.0 * (double)e->self / (double)total);
 		else
-			printf("  %7.2f%%", 100.0 * (double)e->self / (double)total);
+			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%",
+					       100.0 * (double)e->self / (double)total);
+		fwrite(pct, 1, len, stdout);
 		if (rp->show_nr)
 			printf("  %12llu", (unsigned long long)e->nr_samples);
 		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			key_str(rp, e, rp->keys.keys[k], buf, sizeof(buf));
-			printf("  %-*s", k + 1 < rp->keys.nr_keys ? width[k] : 0, buf);
+			t = key_text(rp, e, rp->keys.keys[k], buf, sizeof(buf), &len);
+			fwrite("  ", 1, 2, stdout);
+			put_pad(stdout, t, len, k + 1 < rp->keys.nr_keys ? width[k] : 0);
 		}
-		printf("\n");
+		putchar('\n');
 		if (rp->graph && rp->hist_paths[idx])
 			print_graph(rp, h, e, children, total);
 	}

@@ -15,6 +15,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_header(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 

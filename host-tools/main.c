@@ -15,6 +15,8 @@ static const struct host_cmd commands[] = {
 	{ "header", cmd_header, "print a perf.data's feature sections (hostname, events ...)" },
 	{ "buildid-list", cmd_buildid_list, "list the build-ids of the DSOs in a perf.data" },
 	{ "buildid-cache", cmd_buildid_cache, "keep the binaries that ran by build-id (perf's ~/.debug)" },
+	{ "archive", cmd_archive, "pack a recording with the binaries it hit; --unpack on another host" },
+	{ "diff", cmd_diff, "per-symbol differences between two recordings (two builds)" },
 };
 
 static void usage(FILE *f)

@@ -14,7 +14,7 @@ struct opt {
 };
 
 enum { F_EVENT, F_FREQ, F_PERIOD, F_G, F_ALL, F_CPU, F_PID, F_TID, F_OUT, F_MMAP, F_DUR,
-       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP };
+       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP, F_BIDCACHE };
 
 static const struct opt opts[] = {
 	{ 'e', "event", O_STR, F_EVENT },
@@ -30,6 +30,7 @@ static const struct opt opts[] = {
 	{ 0, "duration", O_SECS, F_DUR },
 	{ 'i', "no-inherit", O_FLAG, F_NOINH },
 	{ 0, "buildid-all", O_FLAG, F_BIDALL },
+	{ 0, IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? "buildid-cache" : NULL, O_STR, F_BIDCACHE },
 	{ 'q', "quiet", O_FLAG, F_QUIET },
 	{ 'v', "verbose", O_FLAG, F_VERB },
 	{ 0, "retry", O_U64, F_RETRY },
@@ -72,6 +73,9 @@ void rec_opts__usage(int fd)
 		"      --buildid-all      build-ids of every mapped DSO, not only those with samples\n"
 		"  -q, --quiet            no messages but errors\n"
 		"  -v, --verbose          more messages\n");
+	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE))
+		tp_dprintf(fd, "      --buildid-cache DIR  at the end, hard-link (or copy) the binaries\n"
+			       "                         with samples into the build-id cache DIR\n");
 }
 
 static int parse_ids(const char *s, int *out, unsigned *nr)
@@ -127,6 +131,7 @@ static int apply(struct rec_opts *o, const struct opt *op, const char *val)
 		return tp_parse_seconds_ms(val, &o->duration_ms) || !o->duration_ms ? -TP_EINVAL : 0;
 	case F_NOINH: o->no_inherit = true; return 0;
 	case F_BIDALL: o->buildid_all = true; return 0;
+	case F_BIDCACHE: o->buildid_cache = val; return 0;
 	case F_QUIET: o->quiet = true; return 0;
 	case F_VERB: o->verbose++; return 0;
 	case F_RETRY:

@@ -26,6 +26,7 @@ struct rec_opts {
 	uint64_t duration_ms;   /* --duration */
 	bool no_inherit;
 	bool buildid_all;
+	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
 	bool quiet;             /* -q */
 	int verbose;            /* -v */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */

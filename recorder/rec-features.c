@@ -7,6 +7,7 @@
 #include "perfdata/features.h"
 #include "recorder/buildid.h"
 #include "recorder/cmd.h"
+#include "recorder/rec-bidcache.h"
 #include "recorder/record.h"
 #include "recorder/sysinfo.h"
 #include "recorder/tracing-data.h"
@@ -83,6 +84,7 @@ struct bid_ctx {
 	struct tp_fbuf *ids;       /* BUILD_ID records */
 	struct tp_fbuf *hashes;    /* TP_FEAT_TEXT_HASH entries */
 	uint32_t nr_hashes;
+	struct rec_bidcache *cache; /* --buildid-cache, or NULL */
 };
 
 static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint8_t *id_in,
@@ -107,6 +109,8 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 		if (buildid__from_file(path, id, &len) || !len)
 			buildid__text_hash(path, &hash);
 	}
+	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && c->cache)
+		rec_bidcache__add(c->cache, path, kind, id, len, hash);
 	if (len) {
 		b.cpumode = kind == TRACK_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 		b.id = id;
@@ -124,7 +128,9 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 int rec_features__finish(struct record *r)
 {
 	struct tp_fbuf ids, hashes;
-	struct bid_ctx c = { &ids, &hashes, 0 };
+	struct rec_bidcache cache = { .dir = r->o.buildid_cache };
+	struct bid_ctx c = { &ids, &hashes, 0,
+			     IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && cache.dir ? &cache : NULL };
 	struct tp_feat f;
 	long addr;
 	int err;
@@ -139,6 +145,8 @@ int rec_features__finish(struct record *r)
 	tp_writer__fbuf(&r->w, &hashes, (char *)addr + END_BUF, END_BUF);
 	tp_fbuf__u32(&hashes, 0);   /* nr, patched below */
 	track__for_each_hit_dso(&r->track, one_dso, &c);
+	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && c.cache)
+		rec_bidcache__report(c.cache, r->o.quiet);
 	if (ids.len && !ids.err) {
 		tp_feat__blob(&f, HEADER_BUILD_ID, ids.buf, ids.len);
 		add(&f);

@@ -4,6 +4,7 @@
  * sysroot. Members:
  *
  *   <name of the perf.data>                  the recording itself, at the top
+ *   .debug/                                  always there: what tells it from perf's tars
  *   .debug/.build-id/xx/yyyy -> ../../<name>/<id>      index links, as in the cache
  *   .debug/<name>/<id>/{elf,debug,kallsyms,vdso}
  *   .debug/.text-hash/xx/yyyy -> ../../<name>/text-<hash>, .debug/<name>/text-<hash>/elf
@@ -26,13 +27,14 @@
 #include "host-tools/lib/session.h"
 #include "host-tools/lib/symbolizer.h"
 
-/* one member to write: a file (src), bytes in memory (buf), or a symlink (link) */
+/* one member to write: a file (src), bytes in memory (buf), a symlink (link), a directory */
 struct tp_arcmember {
 	char *path;
 	char *src;
 	uint8_t *buf;
 	size_t len;
 	char *link;
+	bool dir;
 };
 
 struct tp_arcplan {

@@ -282,8 +282,11 @@ int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct t
 
 	memset(p, 0, sizeof(*p));
 	err = push(p, data_name, data_path, NULL, 0, NULL);
+	if (!err)
+		err = push(p, ".debug", NULL, NULL, 0, NULL);
 	if (err)
-		return err;
+		goto out;
+	p->m[p->n - 1].dir = true;
 	err = tp_hits__collect(s, &hit, &n);
 	if (err)
 		goto out;

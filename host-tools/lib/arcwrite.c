@@ -61,11 +61,15 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 	int fd = open(src, O_RDONLY | O_CLOEXEC);
 	int err = 0;
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		tp_log__error(log, "cannot read %s: %s", src, fd < 0 || errno ? strerror(errno) :
-			      "not a regular file");
+	if (fd < 0 || fstat(fd, &st)) {
+		tp_log__error(log, "cannot read %s: %s", src, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -TP_ERR_IO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		tp_log__error(log, "cannot archive %s: not a regular file", src);
+		close(fd);
 		return -TP_ERR_IO;
 	}
 	archive_entry_set_size(e, st.st_size);
@@ -104,7 +108,12 @@ static int write_member(struct archive *a, const struct tp_arcmember *m, time_t 
 		return -TP_ERR_NOMEM;
 	archive_entry_set_pathname(e, m->path);
 	archive_entry_set_mtime(e, now, 0);
-	if (m->link) {
+	if (m->dir) {
+		archive_entry_set_filetype(e, AE_IFDIR);
+		archive_entry_set_perm(e, 0755);
+		if (archive_write_header(a, e) != ARCHIVE_OK)
+			err = ar_fail(a, log, m->path);
+	} else if (m->link) {
 		archive_entry_set_filetype(e, AE_IFLNK);
 		archive_entry_set_perm(e, 0777);
 		archive_entry_set_symlink(e, m->link);

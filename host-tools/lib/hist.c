@@ -1,7 +1,6 @@
 /* Aggregation: samples into entries keyed by the sort keys, with totals, the call-path tree
  * and, at the end, children weights and the sorted order. No allocation per sample once the
  * contexts, entries and paths it touches exist. */
-#define _GNU_SOURCE		/* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,57 +347,63 @@ static int cumulate(struct tp_hist *h)
 	return 0;
 }
 
-struct sort_ctx {
-	const struct tp_hist *h;
-	bool by_children;
+/* what the sort compares, in one place: no trip to the entries for most comparisons */
+struct sort_rec {
+	uint64_t a, b;			/* the primary and secondary weights, as ordered */
+	uint32_t key[TP_HKEY_MAX];	/* the key fields in sort-key order */
+	uint32_t idx;
 };
 
-static int cmp_u64_desc(uint64_t a, uint64_t b)
+static int cmp_rec(const void *pa, const void *pb)
 {
-	return a > b ? -1 : a < b;
-}
+	const struct sort_rec *x = pa, *y = pb;
 
-static int cmp_key(const struct tp_hist *h, const struct tp_hentry *a, const struct tp_hentry *b)
-{
-	for (unsigned i = 0; i < h->conf.nr_keys; i++) {
-		int64_t d = 0;
-
-		switch (h->conf.keys[i]) {
-		case TP_HKEY_COMM: d = (int64_t)a->comm - b->comm; break;
-		case TP_HKEY_DSO: d = (int64_t)a->frame.dso - b->frame.dso; break;
-		case TP_HKEY_SYM: d = (int64_t)a->frame.sym - b->frame.sym; break;
-		case TP_HKEY_PID: d = (int64_t)a->pid - b->pid; break;
-		case TP_HKEY_TID: d = (int64_t)a->tid - b->tid; break;
-		case TP_HKEY_CPU: d = (int64_t)a->cpu - b->cpu; break;
-		}
-		if (d)
-			return d < 0 ? -1 : 1;
-	}
+	if (x->a != y->a)
+		return x->a > y->a ? -1 : 1;
+	if (x->b != y->b)
+		return x->b > y->b ? -1 : 1;
+	for (unsigned i = 0; i < TP_HKEY_MAX; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
 	return 0;
 }
 
-static int cmp_entry(const void *pa, const void *pb, void *arg)
+/* Entries by weight, descending; with children, by children and then by self ascending, as
+ * perf's output puts callers first among equals; then by key. */
+static int sort_entries(struct tp_hist *h, bool by_children)
 {
-	const struct sort_ctx *sc = arg;
-	const struct tp_hentry *a = &sc->h->entries[*(const uint32_t *)pa];
-	const struct tp_hentry *b = &sc->h->entries[*(const uint32_t *)pb];
-	int c;
+	struct sort_rec *r = malloc((size_t)(h->nr_entries ? h->nr_entries : 1) * sizeof(*r));
 
-	if (sc->by_children) {
-		/* as perf's output: ties on children put the callers (less self) first */
-		c = cmp_u64_desc(a->children, b->children);
-		if (!c)
-			c = -cmp_u64_desc(a->self, b->self);
-		return c ? c : cmp_key(sc->h, a, b);
+	if (!r)
+		return -TP_ERR_NOMEM;
+	for (uint32_t i = 0; i < h->nr_entries; i++) {
+		const struct tp_hentry *e = &h->entries[i];
+
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].a = by_children ? e->children : e->self;
+		r[i].b = by_children ? ~e->self : 0;
+		r[i].idx = i;
+		for (unsigned k = 0; k < h->conf.nr_keys; k++) {
+			switch (h->conf.keys[k]) {
+			case TP_HKEY_COMM: r[i].key[k] = e->comm; break;
+			case TP_HKEY_DSO: r[i].key[k] = e->frame.dso; break;
+			case TP_HKEY_SYM: r[i].key[k] = e->frame.sym; break;
+			/* signed ids ordered as signed */
+			case TP_HKEY_PID: r[i].key[k] = (uint32_t)e->pid ^ 0x80000000u; break;
+			case TP_HKEY_TID: r[i].key[k] = (uint32_t)e->tid ^ 0x80000000u; break;
+			case TP_HKEY_CPU: r[i].key[k] = e->cpu; break;
+			}
+		}
 	}
-	c = cmp_u64_desc(a->self, b->self);
-	return c ? c : cmp_key(sc->h, a, b);
+	qsort(r, h->nr_entries, sizeof(*r), cmp_rec);
+	for (uint32_t i = 0; i < h->nr_entries; i++)
+		h->order[i] = r[i].idx;
+	free(r);
+	return 0;
 }
 
 int tp_hist__finish(struct tp_hist *h, bool by_children)
 {
-	struct sort_ctx sc;
-
 	if (!h->finished) {
 		if (h->conf.paths) {
 			int err = cumulate(h);
@@ -414,11 +419,7 @@ int tp_hist__finish(struct tp_hist *h, bool by_children)
 			return -TP_ERR_NOMEM;
 		h->finished = true;
 	}
-	for (uint32_t i = 0; i < h->nr_entries; i++)
-		h->order[i] = i;
-	sc = (struct sort_ctx){ h, by_children };
-	qsort_r(h->order, h->nr_entries, sizeof(*h->order), cmp_entry, &sc);
-	return 0;
+	return sort_entries(h, by_children);
 }
 
 uint64_t tp_hist__total(const struct tp_hist *h)

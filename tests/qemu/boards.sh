@@ -27,7 +27,7 @@ QEMU_ALL_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-
 QEMU_DEFAULT_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-mips64el"
 
 board_load() {
-	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_EVENTS= B_TIMEOUT=${QEMU_TIMEOUT:-150}
+	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_EVENTS= B_TIMEOUT=${QEMU_TIMEOUT:-120}
 	case $1 in
 	qemu-x86_64)
 		B_CONFIG=qemu-x86_64 B_DEBARCH=amd64 B_KPKG=linux-image-amd64 B_KBOOT=pvh

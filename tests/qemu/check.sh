@@ -1,5 +1,5 @@
 # Host-side checks of one board's recordings. Sourced by run.sh after board_load and
-# guest.sh; prints one [OK]/[FAIL]/[SKIP] line per check, "<board> <what>: ...".
+# guest.sh; prints one [OK]/[FAIL]/[SKIP]/[WARN] line per check, "<board> <what>: ...".
 #
 # Swappable pieces, each a few functions:
 #   receive   serial captures -> perf.data: 'tinyperf recv --from-file'      (recv_capture)
@@ -117,6 +117,16 @@ kernel_check() {
 	     END { printf "%d %d %d %s\n", total, named, agree, bad }' \
 		"$(sort_kallsyms)" "$C_WORK/kips"
 }
+# kernel_reloc FILE: "REF PGOFF KALLSYMS-ADDRESS" for the kernel's MMAP record: the recorder
+# names the reference symbol (_text, else _stext) and puts its running address in pgoff,
+# which is how a reader relocates kernel symbols (KASLR moves the kernel on i386 and arm64)
+kernel_reloc() {
+	kr_line=$(rep_env perf script --show-mmap-events -i "$1" 2>/dev/null | grep -m1 'MMAP.*\[kernel\.kallsyms\]')
+	kr_ref=${kr_line##*\[kernel.kallsyms\]}
+	kr_pgoff=$(echo "$kr_line" | sed -n 's/.* @ 0x\([0-9a-f]*\)\].*/\1/p')
+	kr_want=$(awk -v r="${kr_ref:-none}" '$3 == r { print $1; exit }' "$C_KALLSYMS")
+	echo "${kr_ref:-none} $(echo "${kr_pgoff:-none}" | sed 's/^0*//') $(echo "${kr_want:-none}" | sed 's/^0*//')"
+}
 sort_kallsyms() {
 	[ -f "$C_WORK/kallsyms.sorted" ] || LC_ALL=C sort -k1,1 "$C_KALLSYMS" >"$C_WORK/kallsyms.sorted"
 	echo "$C_WORK/kallsyms.sorted"
@@ -188,17 +198,25 @@ check_kernel() { # NAME FILE
 	set -- "$1" "$2" $(kernel_check "$2")
 	ck_total=$3 ck_named=$4 ck_agree=$5
 	shift 5
+	ck_bad=$*
 	ck_tp=0 ck_tpmsg=
 	if tp_has_report && tp_report "$ck_f"; then
 		ck_tp=$(tp_kernel_unresolved)
 		ck_tpmsg="; tinyperf report leaves $ck_tp% of kernel samples unnamed"
 	fi
+	set -- - - $(kernel_reloc "$ck_f")	# $3 ref, $4 pgoff, $5 address in kallsyms
+	if [ "$3" = none ] || [ "$4" != "$5" ]; then
+		fail "$B_NAME kernel relocation: the kernel MMAP's reference symbol ${3} is at 0x$5 in kallsyms, its pgoff says 0x$4"
+		C_KSYM=FAIL
+		return
+	fi
+	ok "$B_NAME kernel relocation: the kernel MMAP's pgoff is the running address of $3 (0x$4, from kallsyms)"
 	if [ "$ck_total" -gt 0 ] && [ $((ck_named * 100)) -ge $((ck_total * 95)) ] &&
 	   [ $((ck_agree * 100)) -ge $((ck_named * 99)) ] && [ "$ck_tp" != none ] && [ "$ck_tp" -le 5 ]; then
 		ok "$B_NAME kernel symbols: perf names $ck_named/$ck_total kernel samples from the captured kallsyms, $ck_agree agree with an independent lookup$ck_tpmsg"
 		C_KSYM="$ck_named/$ck_total"
 	else
-		fail "$B_NAME kernel symbols: $ck_total kernel samples, perf names $ck_named, $ck_agree agree with kallsyms${*:+ (first disagreement: $*)}$ck_tpmsg"
+		fail "$B_NAME kernel symbols: $ck_total kernel samples, perf names $ck_named, $ck_agree agree with kallsyms${ck_bad:+ (first disagreement: $ck_bad)}$ck_tpmsg"
 		C_KSYM=FAIL
 	fi
 }

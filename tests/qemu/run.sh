@@ -7,7 +7,8 @@
 # Other knobs: QEMU_JOBS (guests at once, default 2), QEMU_LIBC (musl | freestanding: the
 # recorder's tests/configs/ variant), QEMU_OUT (default out/qemu), TP_DL_DIR (downloads,
 # default out/dl), QEMU_REFRESH=1 (resolve and fetch the kernels again).
-# Prints [OK]/[FAIL]/[SKIP] lines per board and check, a summary table, how long each board
+# Prints [OK]/[FAIL] lines per board and check ([SKIP]: not possible on that board, [WARN]:
+# passed with a defect worth knowing, neither counted), a summary table, how long each board
 # took, and "qemu: N passed, N failed"; exits non-zero on a failure.
 #
 # Pieces (tests/qemu/): boards.sh the board table; kernel.sh / kernel-mips-be.sh the kernels;
@@ -62,7 +63,7 @@ if [ "${1:-}" = --board ]; then
 		if [ -f "$d/boot.ok" ]; then
 			[ "$(cat "$d/attempts")" = 1 ] ||
 				warn "$B_NAME boot: flaky: the first boot failed ($(cat "$d/reason.try1")); retried, console: $d/console.try1.log"
-			ok "$B_NAME boot: up, recorded, powered off in $(cat "$d/boot.secs")s$([ "$(cat "$d/attempts")" = 1 ] || echo ' (second attempt)')"
+			ok "$B_NAME boot: Linux $(cut -d' ' -f3 "$d/files/version" 2>/dev/null) up, recorded, powered off in $(cat "$d/boot.secs")s$([ "$(cat "$d/attempts")" = 1 ] || echo ' (second attempt)')"
 			check_board "$d" "$(build_dir)/sysroot"
 		else
 			fail "$B_NAME boot: $(cat "$d/reason") (twice; first: $(cat "$d/reason.try1" 2>/dev/null)); console: $d/console.log"
@@ -148,7 +149,7 @@ for b in $boards; do
 	ready="$ready $b"
 done
 t_built=$(now)
-echo "built in $((t_built - t_start))s (downloads and kernel builds before that: ${dl_secs}s)"
+echo "built in $((t_built - t_start))s (before that, not counted: downloads and kernel builds, ${dl_secs}s)"
 
 # ---- 3. guests, $jobs at a time, slowest first; each checks its own results ----
 order=
@@ -186,5 +187,7 @@ for b in $order; do
 	printf '%-14s prepare %3ss  boot %3ss  check %3ss%s\n' "$b" "$(cat "$out/run/$b/prep.secs")" "$1" "$2" \
 		"$([ "$3" = 2 ] && echo '  (booted twice)')"
 done
+warns=$(for b in $order; do cat "$out/run/$b/checks.txt"; done | grep -c '^\[WARN\]')
+[ "$warns" = 0 ] || echo "warnings: $warns (see the [WARN] lines above)"
 echo "total: $(($(now) - t_start))s (builds $((t_built - t_start))s, guests and checks $((t_booted - t_built))s, $jobs at a time); downloads ${dl_secs}s not counted"
 done_tests

@@ -99,6 +99,30 @@ else
 	fail "recv --from-file of a pipe stream: file '$f', $want samples expected: $(cat conv.err)"
 fi
 
+# a big-endian device's stream on this little-endian host: test-writer (tests/unit) emits a
+# byte-swapped pipe stream of a real ELF; recv keeps the device's byte order in the file
+tw=$(dirname "$host")/tests/test-writer
+if [ -x "$tw" ]; then
+	cc -O2 -g -no-pie -Wl,--build-id -o hot-ab "$src/tests/workloads/hot-ab.c"
+	sym() { nm -S hot-ab | awk -v s="$1" '$4 == s { print "0x" $1 ",0x" $2 }'; }
+	set -- $(readelf -lW hot-ab | awk '$1 == "LOAD" && / R E / { print $2, $3, $6; exit }')
+	ms=$(( $2 & ~0xfff ))
+	"$tw" --emit swapped.pipe --pipe --swap --elf hot-ab \
+		--map "$ms,$(( ($2 - ms + $3 + 0xfff) & ~0xfff )),$(( $1 & ~0xfff ))" \
+		--hot-a "$(sym hot_a)" --hot-b "$(sym hot_b)" --samples 300,100 \
+		--build-id "$(readelf -n hot-ab | awk '/Build ID:/ { print $3 }')" >swapped.info 2>&1
+	"$host" recv -q -o "$work/swapped" --from-file swapped.pipe 2>swapped.err
+	f=$(ls swapped/*/*.data 2>/dev/null | head -n1)
+	if [ -n "$f" ] && [ "$(head -c 8 "$f")" = 2ELIFREP ] && [ "$(samples_of "$f")" = 400 ] &&
+	   [ "$(top_sym "$f")" = hot_a ]; then
+		ok "a byte-swapped stream is saved in the device's byte order: perf reads 400 samples, hot_a on top"
+	else
+		fail "byte-swapped stream: file '$f': $(cat swapped.info swapped.err | tr '\n' ' ')"
+	fi
+else
+	echo "note: no $tw: the byte-swapped stream is not checked"
+fi
+
 # ---- TCP: four recorders at once -----------------------------------------------------
 if start_recv tcp4 --count 4; then
 	for i in 1 2 3 4; do
