@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		   "  -o, --output OUT    the archive (default FILE.tar.zst, or .tar.gz with --gzip)\n"
 		   "      --gzip          gzip instead of zstd; --no-compress: a plain tar\n"
 		   "      --level N       compression level (zstd 1-19, gzip 1-9)\n"
+		   "      --debuginfo     keep the DWARF of binaries and debug files (for report\n"
+		   "                      --lines and script --inline); by default only symbols\n"
 		   "  where the files are looked for, as for report:\n"
 		   "      --sysroot, --symfs DIR, --debug-dir DIR, --buildid-dir DIR,\n"
 		   "      -k, --vmlinux FILE, --kallsyms FILE, --offline, --strict\n"
@@ -103,8 +105,9 @@ static int unpack(struct arc *a, const char *file, const char *to, const char *d
 }
 
 static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char *out,
-		enum tp_arccomp comp, int level)
+		enum tp_arccomp comp, int level, bool keep_dwarf)
 {
+	struct tp_arcstats as;
 	struct tp_session *s = NULL;
 	struct tp_arcplan plan;
 	struct cmd_input ci;
@@ -132,7 +135,7 @@ static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char 
 	err = tp_session__new(&s, ci.r);
 	if (!err)
 		err = tp_arcplan__build(&plan, s, tp_reader__features(ci.r), &cs->conf.sym, path,
-					base ? base + 1 : path);
+					base ? base + 1 : path, keep_dwarf);
 	if (err) {
 		if (a->err[0])
 			snprintf(ci.last_error, sizeof(ci.last_error), "%s", a->err);
@@ -147,14 +150,17 @@ static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char 
 				plan.m[i].src ? " <- " : plan.m[i].link ? " -> " : "",
 				plan.m[i].src ? plan.m[i].src : plan.m[i].link ? plan.m[i].link : "");
 	a->what = out;
-	err = tp_archive__write(&plan, out, comp, level, &cs->conf.sym.log);
+	err = tp_archive__write(&plan, out, comp, level, &as, &cs->conf.sym.log);
 	if (err) {
 		fprintf(stderr, "tinyperf: archive: %s: %s\n", out, a->err);
 	} else {
-		printf("wrote %s: %s and the files of %zu of %zu hit DSOs, %s in %s, %.2f s\n", out,
+		printf("wrote %s: %s and the files of %zu of %zu hit DSOs, %s in %s", out,
 		       base ? base + 1 : path, plan.nr_packed, plan.nr_hit,
-		       human(plan.bytes, total, sizeof(total)),
-		       human(stat(out, &st) ? 0 : (uint64_t)st.st_size, sz, sizeof(sz)), now() - t0);
+		       human(as.bytes, total, sizeof(total)),
+		       human(stat(out, &st) ? 0 : (uint64_t)st.st_size, sz, sizeof(sz)));
+		if (as.dwarf_dropped)
+			printf(" (%s of DWARF left out)", human(as.dwarf_dropped, sz, sizeof(sz)));
+		printf(", %.2f s\n", now() - t0);
 	}
 	tp_arcplan__release(&plan);
 	tp_session__delete(s);
@@ -166,7 +172,7 @@ static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char 
 
 int cmd_archive(int argc, char **argv)
 {
-	enum { O_GZIP = 0x100, O_NONE, O_ZSTD, O_LEVEL, O_TO, O_DATA_DIR };
+	enum { O_GZIP = 0x100, O_NONE, O_ZSTD, O_LEVEL, O_TO, O_DATA_DIR, O_DEBUGINFO };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
@@ -177,6 +183,7 @@ int cmd_archive(int argc, char **argv)
 		{ "unpack", required_argument, NULL, 'u' },
 		{ "to", required_argument, NULL, O_TO },
 		{ "data-dir", required_argument, NULL, O_DATA_DIR },
+		{ "debuginfo", no_argument, NULL, O_DEBUGINFO },
 		{ "force", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -195,7 +202,7 @@ int cmd_archive(int argc, char **argv)
 	struct arc a = { 0 };
 	struct cmd_sym cs;
 	char home[PATH_MAX];
-	bool force = false;
+	bool force = false, keep_dwarf = false;
 	int c, level = 0, rc = -1;
 
 	cmd_sym__init(&cs);
@@ -214,6 +221,7 @@ int cmd_archive(int argc, char **argv)
 		case O_NONE: comp = TP_ARC_NONE; break;
 		case O_TO: to = optarg; break;
 		case O_DATA_DIR: data_dir = optarg; break;
+		case O_DEBUGINFO: keep_dwarf = true; break;
 		case O_LEVEL:
 			level = atoi(optarg);
 			if (level < 1 || level > 22) {
@@ -255,7 +263,7 @@ int cmd_archive(int argc, char **argv)
 		}
 		rc = unpack(&a, unpack_file, to, data_dir, force);
 	} else {
-		rc = pack(&a, &cs, path ? path : "perf.data", out, comp, level);
+		rc = pack(&a, &cs, path ? path : "perf.data", out, comp, level, keep_dwarf);
 	}
 out:
 	cmd_sym__close(&cs);

@@ -110,7 +110,7 @@ static void print_children(struct report *rp, const struct tp_cgnode *node, size
 			printf("%12s%*s%.*s%c", "", margin, "", (int)plen, rp->prefix,
 			       last ? ' ' : '|');
 			if (!j)
-				printf("--%.2f%%--", total ? 100.0 * (double)c->total / (double)total : 0);
+				printf("--%.2f%%--", tp_hist_pct(c->total, total));
 			else
 				printf("          ");
 			printf("%s\n", frame_name(rp, c->frames[j], name, sizeof(name)));
@@ -165,25 +165,17 @@ static void print_graph(struct report *rp, struct tp_hist *h, const struct tp_he
 static bool entry_visible(struct report *rp, const struct tp_hentry *e, bool children,
 			  uint64_t total)
 {
-	double pct = total ? 100.0 * (double)(children ? e->children : e->self) / (double)total : 0;
+	double pct = tp_hist_pct(children ? e->children : e->self, total);
 
 	if (!children && !e->self)	/* only on the way to where samples hit */
 		return false;
 	if (rp->percent_limit > 0 && pct < rp->percent_limit)
 		return false;
-	if (rp->cs.dsos.n && (rp->has_key[TP_HKEY_DSO] || rp->has_key[TP_HKEY_SYM]) &&
-	    !cmd_sym__frame_ok(&rp->cs, (struct tp_frame){ 0, e->frame.dso, 0 }))
+	if ((rp->has_key[TP_HKEY_DSO] || rp->has_key[TP_HKEY_SYM]) &&
+	    !cmd_sym__dso_ok(&rp->cs, e->frame))
 		return false;
-	if (rp->cs.syms.n && rp->has_key[TP_HKEY_SYM]) {
-		const struct tp_csym *s = tp_symcache__sym(rp->cs.c, e->frame.sym);
-		struct cmd_list dsos = rp->cs.dsos;
-		bool ok;
-
-		rp->cs.dsos.n = 0;	/* the symbol alone */
-		ok = s && cmd_sym__frame_ok(&rp->cs, e->frame);
-		rp->cs.dsos = dsos;
-		return ok;
-	}
+	if (rp->has_key[TP_HKEY_SYM] && !cmd_sym__sym_ok(&rp->cs, e->frame))
+		return false;
 	return true;
 }
 
@@ -191,6 +183,35 @@ static void print_dots(int n)
 {
 	while (n-- > 0)
 		putchar('.');
+}
+
+/* the filter list a key's column shows */
+static int key_list(enum tp_hkey k)
+{
+	return k == TP_HKEY_COMM ? TP_HFILTER_COMM : k == TP_HKEY_DSO ? TP_HFILTER_DSO :
+	       k == TP_HKEY_SYM ? TP_HFILTER_SYM : -1;
+}
+
+/* as perf: a column a filter pins to one value is left out, and said in the header */
+static bool elided(const struct report *rp, enum tp_hkey k)
+{
+	int l = key_list(k);
+
+	return l >= 0 && rp->cs.filter.lists[l].n == 1;
+}
+
+/* the columns shown: all the keys but the elided ones (all of them if none would stay) */
+static unsigned visible(const struct report *rp, unsigned *vis)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+		if (!elided(rp, rp->keys.keys[k]))
+			vis[n++] = k;
+	if (!n)
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+			vis[n++] = k;
+	return n;
 }
 
 static void put_pad(FILE *f, const char *t, size_t len, size_t width)
@@ -212,6 +233,7 @@ static void print_section(struct report *rp, uint32_t idx)
 	const struct tp_attr *a = tp_reader__attr(rp->ci.r, idx);
 	bool children = rp->hist_paths[idx] && !rp->no_children;
 	size_t width[TP_HKEY_MAX] = { 0 }, len;
+	unsigned vis[TP_HKEY_MAX], nvis = visible(rp, vis);
 	uint64_t total = tp_hist__total(h);
 	char buf[4096], evbuf[64], pct[64];
 	const char *t;
@@ -222,17 +244,17 @@ static void print_section(struct report *rp, uint32_t idx)
 		return;
 	}
 	n = tp_hist__nr_entries(h);
-	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-		width[k] = strlen(key_head(rp->keys.keys[k]));
+	for (unsigned v = 0; v < nvis; v++)
+		width[vis[v]] = strlen(key_head(rp->keys.keys[vis[v]]));
 	for (size_t i = 0; i < n; i++) {
 		const struct tp_hentry *e = tp_hist__entry(h, i);
 
 		if (!entry_visible(rp, e, children, total))
 			continue;
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			key_text(rp, e, rp->keys.keys[k], buf, sizeof(buf), &len);
-			if (len > width[k])
-				width[k] = len;
+		for (unsigned v = 0; v < nvis; v++) {
+			key_text(rp, e, rp->keys.keys[vis[v]], buf, sizeof(buf), &len);
+			if (len > width[vis[v]])
+				width[vis[v]] = len;
 		}
 	}
 	if (!rp->quiet) {
@@ -242,15 +264,15 @@ static void print_section(struct report *rp, uint32_t idx)
 		printf(children ? "# Children      Self" : "# Overhead");
 		if (rp->show_nr)
 			printf("       Samples");
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
-			printf("  %-*s", k + 1 < rp->keys.nr_keys ? (int)width[k] : 0,
-			       key_head(rp->keys.keys[k]));
+		for (unsigned v = 0; v < nvis; v++)
+			printf("  %-*s", v + 1 < nvis ? (int)width[vis[v]] : 0,
+			       key_head(rp->keys.keys[vis[v]]));
 		printf(children ? "\n# ........  ........" : "\n# ........");
 		if (rp->show_nr)
 			printf("  ............");
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
+		for (unsigned v = 0; v < nvis; v++) {
 			printf("  ");
-			print_dots((int)width[k]);
+			print_dots((int)width[vis[v]]);
 		}
 		printf("\n#\n");
 	}
@@ -261,18 +283,18 @@ static void print_section(struct report *rp, uint32_t idx)
 			continue;
 		if (children)
 			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%  %7.2f%%",
-					       100.0 * (double)e->children / (double)total,
-					       100.0 * (double)e->self / (double)total);
+					       tp_hist_pct(e->children, total),
+					       tp_hist_pct(e->self, total));
 		else
 			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%",
-					       100.0 * (double)e->self / (double)total);
+					       tp_hist_pct(e->self, total));
 		fwrite(pct, 1, len, stdout);
 		if (rp->show_nr)
 			printf("  %12llu", (unsigned long long)e->nr_samples);
-		for (unsigned k = 0; k < rp->keys.nr_keys; k++) {
-			t = key_text(rp, e, rp->keys.keys[k], buf, sizeof(buf), &len);
+		for (unsigned v = 0; v < nvis; v++) {
+			t = key_text(rp, e, rp->keys.keys[vis[v]], buf, sizeof(buf), &len);
 			fwrite("  ", 1, 2, stdout);
-			put_pad(stdout, t, len, k + 1 < rp->keys.nr_keys ? width[k] : 0);
+			put_pad(stdout, t, len, v + 1 < nvis ? width[vis[v]] : 0);
 		}
 		putchar('\n');
 		if (rp->graph && rp->hist_paths[idx])
@@ -286,6 +308,11 @@ void report__print(struct report *rp)
 {
 	if (!rp->quiet) {
 		printf("# To display the perf.data header info, please use tinyperf header.\n#\n");
+		for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+			if (elided(rp, rp->keys.keys[k]))
+				printf("# %s: %s\n#\n", rp->keys.keys[k] == TP_HKEY_SYM ? "symbol" :
+				       tp_hkey_name(rp->keys.keys[k]),
+				       rp->cs.filter.lists[key_list(rp->keys.keys[k])].v[0]);
 		printf("# Symbols of the DSOs samples landed in:\n");
 		cmd_sym__print_dsos(&rp->cs, stdout, "#   ");
 		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)rp->lost_samples);

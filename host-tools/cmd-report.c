@@ -139,6 +139,8 @@ static struct tp_hist *hist_of(struct report *rp, const struct tp_attr *a)
 	if (!rp->hists[i]) {
 		struct tp_hconf conf = rp->keys;
 
+		conf.key_of = tp_symcache__key_frame;	/* as perf: by basename */
+		conf.key_ctx = rp->cs.c;
 		/* call paths are kept when there are callchains, unless nothing would use them */
 		conf.paths = a && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 			     (rp->graph || !rp->no_children);
@@ -157,12 +159,11 @@ static int add_sample(struct report *rp, struct tp_hist *h, struct tp_hsample *s
 		return 0;
 	}
 	/* a --dso/--symbol the sort keys cannot show is a filter on where samples hit */
-	if ((rp->cs.dsos.n && !rp->has_key[TP_HKEY_DSO] && !rp->has_key[TP_HKEY_SYM]) ||
-	    (rp->cs.syms.n && !rp->has_key[TP_HKEY_SYM])) {
-		if (!cmd_sym__frame_ok(&rp->cs, s->frames[0])) {
-			tp_hist__add_hidden(h, s->weight);
-			return 0;
-		}
+	if ((!rp->has_key[TP_HKEY_DSO] && !rp->has_key[TP_HKEY_SYM] &&
+	     !cmd_sym__dso_ok(&rp->cs, s->frames[0])) ||
+	    (!rp->has_key[TP_HKEY_SYM] && !cmd_sym__sym_ok(&rp->cs, s->frames[0]))) {
+		tp_hist__add_hidden(h, s->weight);
+		return 0;
 	}
 	return tp_hist__add(h, s);
 }
@@ -227,8 +228,7 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 
 	if (!h)
 		return -TP_ERR_NOMEM;
-	if (rp->cs.nr_times && (!(ev->sid_type & PERF_SAMPLE_TIME) ||
-				!cmd_sym__in_time(&rp->cs, ev->sid.time)))
+	if (!cmd_sym__time_ok(&rp->cs, ev))
 		return 0;
 	s.weight = a && (a->attr.sample_type & PERF_SAMPLE_PERIOD) ? ev->u.sample.period :
 		   a ? a->attr.sample_period : 1;

@@ -335,8 +335,7 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	uint32_t comm;
 	int err;
 
-	if (sc->cs.nr_times && (!(ev->sid_type & PERF_SAMPLE_TIME) ||
-				!cmd_sym__in_time(&sc->cs, ev->sid.time)))
+	if (!cmd_sym__time_ok(&sc->cs, ev))
 		return 0;
 	err = tp_symcache__comm(sc->cs.c, t, &comm);
 	if (err)
@@ -355,7 +354,7 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	}
 	if (err)
 		return err;
-	if (cmd_sym__has_frame_filter(&sc->cs) && !cmd_sym__frame_ok(&sc->cs, sc->one))
+	if (!cmd_sym__frame_ok(&sc->cs, sc->one))
 		return 0;
 	if (sc->folded) {
 		struct tp_hsample hs = { .comm = comm, .pid = pid, .tid = tid, .weight = 1,

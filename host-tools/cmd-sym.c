@@ -14,115 +14,14 @@ void cmd_sym__init(struct cmd_sym *cs)
 	cs->conf.sym.debug_dirs = cs->debug_dirs;
 }
 
-/* "12.5" seconds -> ns, exactly; false if it is not a number */
-static bool parse_secs(const char *s, const char *end, uint64_t *ns)
+static int list_option(struct cmd_sym *cs, const char *cmd, const char *name,
+		       enum tp_hfilter_list which, const char *arg)
 {
-	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
-	bool digits = false;
-
-	for (; s < end && *s >= '0' && *s <= '9'; s++, digits = true) {
-		if (sec > UINT64_MAX / 10 / 1000000000ULL)
-			return false;
-		sec = sec * 10 + (uint64_t)(*s - '0');
-	}
-	if (s < end && *s == '.') {
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits = true) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*s - '0') * scale;
-			}
-		}
-	}
-	*ns = sec * 1000000000ULL + frac;
-	return digits && s == end;
-}
-
-static bool parse_times(struct cmd_sym *cs, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		const char *end = p + strcspn(p, " "), *comma = memchr(p, ',', (size_t)(end - p));
-		struct cmd_time_range r = { 0, UINT64_MAX }, *n;
-
-		if (end == p) {
-			p++;
-			continue;
-		}
-		if (!comma || (comma > p && !parse_secs(p, comma, &r.start)) ||
-		    (comma + 1 < end && !parse_secs(comma + 1, end, &r.end)) || r.start > r.end)
-			return false;
-		n = realloc(cs->times, (cs->nr_times + 1) * sizeof(*n));
-		if (!n)
-			return false;
-		cs->times = n;
-		cs->times[cs->nr_times++] = r;
-		p = end;
-	}
-	return cs->nr_times > 0;
-}
-
-/* a comma-separated list, appended */
-static bool parse_list(struct cmd_list *l, const char *arg)
-{
-	char *copy = strdup(arg), *save = NULL;
-
-	if (!copy)
-		return false;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
-
-		if (!v || !(v[l->n] = strdup(t))) {
-			if (v)
-				l->v = v;
-			free(copy);
-			return false;
-		}
-		l->v = v;
-		l->n++;
-	}
-	free(copy);
-	return true;
-}
-
-static bool parse_ids(struct cmd_list *l, const char *arg)
-{
-	unsigned first = l->n;
-
-	if (!parse_list(l, arg))
-		return false;
-	for (unsigned i = first; i < l->n; i++) {
-		char *end;
-
-		strtol(l->v[i], &end, 10);
-		if (!l->v[i][0] || *end)
-			return false;
-	}
-	return true;
-}
-
-static void free_list(struct cmd_list *l)
-{
-	for (unsigned i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-static bool in_list(const struct cmd_list *l, const char *s)
-{
-	for (unsigned i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return true;
-	return false;
-}
-
-static bool id_in_list(const struct cmd_list *l, int32_t id)
-{
-	for (unsigned i = 0; i < l->n; i++)
-		if (atoi(l->v[i]) == id)
-			return true;
-	return false;
+	if (!tp_hfilter__add_list(&cs->filter, which, arg))
+		return 1;
+	fprintf(stderr, "tinyperf: %s: --%s '%s': expected %s separated by commas\n", cmd, name,
+		arg, which == TP_HFILTER_PID || which == TP_HFILTER_TID ? "numbers" : "names");
+	return 2;
 }
 
 int cmd_sym__option(struct cmd_sym *cs, const char *cmd, int c, const char *arg)
@@ -130,17 +29,11 @@ int cmd_sym__option(struct cmd_sym *cs, const char *cmd, int c, const char *arg)
 	struct tp_symconf *sc = &cs->conf.sym;
 
 	switch (c) {
-	case CMD_SYM_COMM: return parse_list(&cs->comms, arg) ? 1 : 2;
-	case CMD_SYM_DSO: return parse_list(&cs->dsos, arg) ? 1 : 2;
-	case CMD_SYM_SYMBOL: return parse_list(&cs->syms, arg) ? 1 : 2;
-	case CMD_SYM_PID:
-	case CMD_SYM_TID:
-		if (!parse_ids(c == CMD_SYM_PID ? &cs->pids : &cs->tids, arg)) {
-			fprintf(stderr, "tinyperf: %s: --%s '%s': expected numbers separated by "
-				"commas\n", cmd, c == CMD_SYM_PID ? "pid" : "tid", arg);
-			return 2;
-		}
-		return 1;
+	case CMD_SYM_COMM: return list_option(cs, cmd, "comm", TP_HFILTER_COMM, arg);
+	case CMD_SYM_DSO: return list_option(cs, cmd, "dso", TP_HFILTER_DSO, arg);
+	case CMD_SYM_SYMBOL: return list_option(cs, cmd, "symbol", TP_HFILTER_SYM, arg);
+	case CMD_SYM_PID: return list_option(cs, cmd, "pid", TP_HFILTER_PID, arg);
+	case CMD_SYM_TID: return list_option(cs, cmd, "tid", TP_HFILTER_TID, arg);
 	case CMD_SYM_SYSROOT: sc->sysroot = arg; return 1;
 	case CMD_SYM_BUILDID_DIR: sc->buildid_dir = arg; return 1;
 	case 'k':
@@ -160,7 +53,7 @@ int cmd_sym__option(struct cmd_sym *cs, const char *cmd, int c, const char *arg)
 		cs->debug_dirs[sc->n_debug_dirs++] = arg;
 		return 1;
 	case CMD_SYM_TIME:
-		if (!parse_times(cs, arg)) {
+		if (tp_hfilter__add_times(&cs->filter, arg)) {
 			fprintf(stderr, "tinyperf: %s: --time '%s': expected START,END in seconds "
 				"(either may be empty), e.g. --time 2394.5,2394.9\n", cmd, arg);
 			return 2;
@@ -222,72 +115,45 @@ void cmd_sym__close(struct cmd_sym *cs)
 {
 	tp_symcache__delete(cs->c);
 	tp_session__delete(cs->s);
-	free(cs->times);
-	free(cs->comm_ok);
-	free_list(&cs->comms);
-	free_list(&cs->pids);
-	free_list(&cs->tids);
-	free_list(&cs->dsos);
-	free_list(&cs->syms);
-	cs->comm_ok = NULL;
+	tp_hfilter__release(&cs->filter);
 	cs->c = NULL;
 	cs->s = NULL;
-	cs->times = NULL;
 }
 
-bool cmd_sym__in_time(const struct cmd_sym *cs, uint64_t t)
+bool cmd_sym__time_ok(const struct cmd_sym *cs, const struct tp_event *ev)
 {
-	if (!cs->nr_times)
-		return true;
-	for (unsigned i = 0; i < cs->nr_times; i++)
-		if (t >= cs->times[i].start && t <= cs->times[i].end)
-			return true;
-	return false;
+	return tp_hfilter__time_ok(&cs->filter, ev->sid_type & PERF_SAMPLE_TIME, ev->sid.time);
 }
 
 bool cmd_sym__thread_ok(struct cmd_sym *cs, uint32_t comm, int32_t pid, int32_t tid)
 {
-	if (cs->pids.n && !id_in_list(&cs->pids, pid))
-		return false;
-	if (cs->tids.n && !id_in_list(&cs->tids, tid))
-		return false;
-	if (!cs->comms.n)
-		return true;
-	if (comm >= cs->nr_comm_ok) {
-		uint32_t n = comm + 64;
-		int8_t *ok = realloc(cs->comm_ok, n);
-
-		if (!ok)	/* without memory for the cache, ask every time */
-			return in_list(&cs->comms, tp_symcache__comm_str(cs->c, comm));
-		memset(ok + cs->nr_comm_ok, 0, n - cs->nr_comm_ok);
-		cs->comm_ok = ok;
-		cs->nr_comm_ok = n;
-	}
-	if (!cs->comm_ok[comm])
-		cs->comm_ok[comm] = in_list(&cs->comms, tp_symcache__comm_str(cs->c, comm)) ? 1 : -1;
-	return cs->comm_ok[comm] > 0;
+	return tp_hfilter__thread_ok(&cs->filter, comm, tp_symcache__comm_str(cs->c, comm), pid,
+				     tid);
 }
 
-bool cmd_sym__has_frame_filter(const struct cmd_sym *cs)
+bool cmd_sym__dso_ok(const struct cmd_sym *cs, struct tp_frame f)
 {
-	return cs->dsos.n || cs->syms.n;
+	const struct tp_cdso *d = tp_symcache__dso(cs->c, f.dso);
+
+	return tp_hfilter__dso_ok(&cs->filter, d ? d->name : NULL, d ? d->short_name : NULL);
+}
+
+bool cmd_sym__sym_ok(const struct cmd_sym *cs, struct tp_frame f)
+{
+	const struct tp_csym *s = tp_symcache__sym(cs->c, f.sym);
+
+	return tp_hfilter__sym_ok(&cs->filter, s ? s->name : NULL, s && s->name);
 }
 
 bool cmd_sym__frame_ok(const struct cmd_sym *cs, struct tp_frame f)
 {
-	if (cs->dsos.n) {
-		const struct tp_cdso *d = tp_symcache__dso(cs->c, f.dso);
+	return cmd_sym__dso_ok(cs, f) && cmd_sym__sym_ok(cs, f);
+}
 
-		if (!d || (!in_list(&cs->dsos, d->name) && !in_list(&cs->dsos, d->short_name)))
-			return false;
-	}
-	if (cs->syms.n) {
-		const struct tp_csym *s = tp_symcache__sym(cs->c, f.sym);
-
-		if (!s || !s->name || !in_list(&cs->syms, s->name))
-			return false;
-	}
-	return true;
+bool cmd_sym__has_frame_filter(const struct cmd_sym *cs)
+{
+	return tp_hfilter__has(&cs->filter, TP_HFILTER_DSO) ||
+	       tp_hfilter__has(&cs->filter, TP_HFILTER_SYM);
 }
 
 const char *cmd_sym__event_name(const struct tp_attr *a, char *buf, size_t size)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "host-tools/cmd-input.h"
+#include "host-tools/lib/hfilter.h"
 #include "host-tools/lib/session.h"
 #include "host-tools/lib/symcache.h"
 
@@ -60,23 +61,10 @@ enum {
 	"  --comm, --pid, --tid LIST    only these threads (comma-separated)\n" \
 	"  --dso, --symbol LIST         only these DSOs (path or basename) and symbols\n"
 
-struct cmd_time_range {
-	uint64_t start, end;		/* ns, inclusive; end UINT64_MAX = open */
-};
-
-struct cmd_list {
-	char **v;
-	unsigned n;
-};
-
 struct cmd_sym {
 	struct tp_symcache_conf conf;
-	struct cmd_list comms, pids, tids, dsos, syms;	/* filters */
-	int8_t *comm_ok;		/* by comm id: 0 not yet known, 1 pass, -1 not */
-	uint32_t nr_comm_ok;
+	struct tp_hfilter filter;
 	const char *debug_dirs[CMD_SYM_MAX_DEBUG_DIRS];
-	struct cmd_time_range *times;
-	unsigned nr_times;
 	struct tp_session *s;
 	struct tp_symcache *c;
 	bool auto_kallsyms;		/* /proc/kallsyms stood in for an unidentified kernel */
@@ -91,11 +79,14 @@ int cmd_sym__option(struct cmd_sym *cs, const char *cmd, int c, const char *arg)
 int cmd_sym__open(struct cmd_sym *cs, struct cmd_input *ci);
 void cmd_sym__close(struct cmd_sym *cs);
 
-/* does a sample at time t (ns) pass --time (always true without it) */
-bool cmd_sym__in_time(const struct cmd_sym *cs, uint64_t t);
+/* does a sample pass --time (always true without it) */
+bool cmd_sym__time_ok(const struct cmd_sym *cs, const struct tp_event *ev);
 /* does a thread pass --comm/--pid/--tid */
 bool cmd_sym__thread_ok(struct cmd_sym *cs, uint32_t comm, int32_t pid, int32_t tid);
-/* does a frame pass --dso/--symbol */
+/* does a frame's DSO pass --dso, its symbol --symbol */
+bool cmd_sym__dso_ok(const struct cmd_sym *cs, struct tp_frame f);
+bool cmd_sym__sym_ok(const struct cmd_sym *cs, struct tp_frame f);
+/* both of them; and whether there is a --dso or --symbol at all */
 bool cmd_sym__frame_ok(const struct cmd_sym *cs, struct tp_frame f);
 bool cmd_sym__has_frame_filter(const struct cmd_sym *cs);
 

@@ -6,7 +6,6 @@
 #include "host-tools/cmd.h"
 
 static const struct host_cmd commands[] = {
-	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },
 	{ "report", cmd_report, "show where the samples went (like perf report --stdio)" },
@@ -17,6 +16,7 @@ static const struct host_cmd commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "keep the binaries that ran by build-id (perf's ~/.debug)" },
 	{ "archive", cmd_archive, "pack a recording with the binaries it hit; --unpack on another host" },
 	{ "diff", cmd_diff, "per-symbol differences between two recordings (two builds)" },
+	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
 };
 
 static void usage(FILE *f)

@@ -63,9 +63,12 @@ part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 part "host tools + unit tests, built with ASan/UBSan" \
 	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
+part "transport: stdout, TCP, serial (pty), coalescing, recv" \
+	"$src/tests/transport/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport"
 part "full system: record inside 6 qemu guests (real kernels), report on the host" \
 	env QEMU_OUT="$out/qemu" "$src/tests/qemu/run.sh"
 part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/host/host-san/tinyperf"
+part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$out/host/host-san" "$out/cache"
 part "fuzz the reader and session (60 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
 
 echo

@@ -35,6 +35,8 @@ struct tp_arcmember {
 	size_t len;
 	char *link;
 	bool dir;
+	bool slim;			/* src is an ELF file: written without its DWARF
+					 * (elfslim.h) */
 };
 
 struct tp_arcplan {
@@ -50,9 +52,12 @@ struct tp_arcplan {
 /* The plan for the recording at data_path (as tar member data_name), whose session s has not
  * been walked yet: walks it for the hit DSOs and finds each one's files with a symbolizer
  * made from conf (sysroot, debug dirs, build-id cache ...). A hit DSO with no file that has
- * its recorded identity is logged as a warning and left out. */
+ * its recorded identity is logged as a warning and left out. Binaries and debug files are
+ * packed without their DWARF (a report needs symbols) unless keep_dwarf (for source lines
+ * and inlines). */
 int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct tp_features *f,
-		      const struct tp_symconf *conf, const char *data_path, const char *data_name);
+		      const struct tp_symconf *conf, const char *data_path, const char *data_name,
+		      bool keep_dwarf);
 void tp_arcplan__release(struct tp_arcplan *p);
 
 /* ---- writing (arcwrite.c) ---- */
@@ -63,9 +68,14 @@ enum tp_arccomp {
 	TP_ARC_NONE,
 };
 
-/* write the plan's members to the tar at out (complete, or not there at all) */
+struct tp_arcstats {
+	uint64_t bytes;			/* of the members' contents, as written */
+	uint64_t dwarf_dropped;		/* left out of slimmed files */
+};
+
+/* write the plan's members to the tar at out (complete, or not there at all); st may be NULL */
 int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arccomp comp,
-		      int level, const struct tp_log *log);
+		      int level, struct tp_arcstats *st, const struct tp_log *log);
 
 /* ---- unpacking (unpack.c) ---- */
 

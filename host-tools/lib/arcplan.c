@@ -21,6 +21,7 @@ struct plan {
 	const struct tp_log *log;
 	char **keys;			/* entries packed, by key string: a DSO twice is packed once */
 	size_t n_keys;
+	bool keep_dwarf;
 };
 
 static int push(struct tp_arcplan *p, const char *path, const char *src, uint8_t *buf,
@@ -102,6 +103,9 @@ static int pack(struct plan *pl, const char *name, const struct tp_bidkey *k,
 			ks_buf = err ? ks_buf : NULL;
 		} else if (files[kind]) {
 			err = push(pl->p, path, files[kind], NULL, 0, NULL);
+			if (!err)
+				pl->p->m[pl->p->n - 1].slim = !pl->keep_dwarf &&
+					(kind == TP_BID_ELF || kind == TP_BID_DEBUG);
 		}
 	}
 	free(ks_buf);
@@ -271,10 +275,11 @@ static int kernel(struct plan *pl, struct tp_session *s, const struct tp_feature
 }
 
 int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct tp_features *f,
-		      const struct tp_symconf *conf, const char *data_path, const char *data_name)
+		      const struct tp_symconf *conf, const char *data_path, const char *data_name,
+		      bool keep_dwarf)
 {
 	struct tp_symconf sc = *conf;
-	struct plan pl = { .p = p, .conf = conf, .log = &conf->log };
+	struct plan pl = { .p = p, .conf = conf, .log = &conf->log, .keep_dwarf = keep_dwarf };
 	struct tp_dso **hit = NULL;
 	bool kernel_hit = false, modules_hit = false;
 	size_t n = 0;

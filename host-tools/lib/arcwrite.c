@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/archive.h"
+#include "host-tools/lib/elfslim.h"
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/fsutil.h"
 
@@ -54,33 +55,34 @@ static int set_filter(struct archive *a, enum tp_arccomp comp, int level,
 }
 
 static int write_file(struct archive *a, struct archive_entry *e, const char *src,
-		      const struct tp_log *log, uint8_t *chunk)
+		      const struct tp_log *log, uint8_t *chunk, struct tp_arcstats *st)
 {
-	struct stat st;
+	struct stat sb;
 	ssize_t n;
 	int fd = open(src, O_RDONLY | O_CLOEXEC);
 	int err = 0;
 
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fd < 0 || fstat(fd, &sb)) {
 		tp_log__error(log, "cannot read %s: %s", src, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -TP_ERR_IO;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(sb.st_mode)) {
 		tp_log__error(log, "cannot archive %s: not a regular file", src);
 		close(fd);
 		return -TP_ERR_IO;
 	}
-	archive_entry_set_size(e, st.st_size);
-	archive_entry_set_mtime(e, st.st_mtime, 0);
-	archive_entry_set_perm(e, (st.st_mode & 0755) | 0444);
+	archive_entry_set_size(e, sb.st_size);
+	archive_entry_set_mtime(e, sb.st_mtime, 0);
+	archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+	st->bytes += (uint64_t)sb.st_size;
 	if (archive_write_header(a, e) != ARCHIVE_OK) {
 		close(fd);
 		return ar_fail(a, log, src);
 	}
 	/* exactly the size the header announced, even if the file changes meanwhile */
-	for (off_t left = st.st_size; left > 0 && !err; left -= n) {
+	for (off_t left = sb.st_size; left > 0 && !err; left -= n) {
 		n = read(fd, chunk, left < CHUNK ? (size_t)left : CHUNK);
 		if (n < 0 && errno == EINTR) {
 			n = 0;
@@ -98,8 +100,44 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 	return err;
 }
 
+static int write_buf(struct archive *a, struct archive_entry *e, const struct tp_arcmember *m,
+		     const uint8_t *buf, size_t len, const struct tp_log *log)
+{
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_size(e, (la_int64_t)len);
+	if (archive_write_header(a, e) != ARCHIVE_OK ||
+	    (len && archive_write_data(a, buf, len) != (la_ssize_t)len))
+		return ar_fail(a, log, m->path);
+	return 0;
+}
+
+/* an ELF file without its DWARF, or as it is when that cannot be done */
+static int write_slim(struct archive *a, struct archive_entry *e, const struct tp_arcmember *m,
+		      struct tp_arcstats *st, const struct tp_log *log, uint8_t *chunk)
+{
+	struct stat sb;
+	uint8_t *buf;
+	size_t len;
+	int err = tp_elfslim(m->src, &buf, &len, log);
+
+	if (err < 0)
+		return err;
+	if (err > 0)
+		return write_file(a, e, m->src, log, chunk, st);
+	if (!stat(m->src, &sb)) {
+		archive_entry_set_mtime(e, sb.st_mtime, 0);
+		archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+		if ((uint64_t)sb.st_size > len)
+			st->dwarf_dropped += (uint64_t)sb.st_size - len;
+	}
+	err = write_buf(a, e, m, buf, len, log);
+	st->bytes += len;
+	free(buf);
+	return err;
+}
+
 static int write_member(struct archive *a, const struct tp_arcmember *m, time_t now,
-			const struct tp_log *log, uint8_t *chunk)
+			struct tp_arcstats *st, const struct tp_log *log, uint8_t *chunk)
 {
 	struct archive_entry *e = archive_entry_new();
 	int err = 0;
@@ -119,24 +157,25 @@ static int write_member(struct archive *a, const struct tp_arcmember *m, time_t 
 		archive_entry_set_symlink(e, m->link);
 		if (archive_write_header(a, e) != ARCHIVE_OK)
 			err = ar_fail(a, log, m->path);
+	} else if (m->src && m->slim) {
+		archive_entry_set_filetype(e, AE_IFREG);
+		err = write_slim(a, e, m, st, log, chunk);
 	} else if (m->src) {
 		archive_entry_set_filetype(e, AE_IFREG);
-		err = write_file(a, e, m->src, log, chunk);
+		err = write_file(a, e, m->src, log, chunk, st);
 	} else {
-		archive_entry_set_filetype(e, AE_IFREG);
 		archive_entry_set_perm(e, 0644);
-		archive_entry_set_size(e, (la_int64_t)m->len);
-		if (archive_write_header(a, e) != ARCHIVE_OK ||
-		    archive_write_data(a, m->buf, m->len) != (la_ssize_t)m->len)
-			err = ar_fail(a, log, m->path);
+		err = write_buf(a, e, m, m->buf, m->len, log);
+		st->bytes += m->len;
 	}
 	archive_entry_free(e);
 	return err;
 }
 
 int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arccomp comp,
-		      int level, const struct tp_log *log)
+		      int level, struct tp_arcstats *st, const struct tp_log *log)
 {
+	struct tp_arcstats dummy;
 	struct archive *a = archive_write_new();
 	uint8_t *chunk = malloc(CHUNK);
 	time_t now = time(NULL);
@@ -163,8 +202,11 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 		err = ar_fail(a, log, out);
 		goto out;
 	}
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < p->n && !err; i++)
-		err = write_member(a, &p->m[i], now, log, chunk);
+		err = write_member(a, &p->m[i], now, st, log, chunk);
 	if (archive_write_close(a) != ARCHIVE_OK && !err)
 		err = ar_fail(a, log, out);
 	if (!err && rename(tmp, out)) {

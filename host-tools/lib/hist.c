@@ -157,6 +157,8 @@ static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_
 	struct tp_hslot *slot;
 	uint32_t hv;
 
+	if (h->conf.key_of)
+		f = h->conf.key_of(h->conf.key_ctx, f);
 	if (h->has[TP_HKEY_DSO] || h->has[TP_HKEY_SYM])
 		k.f.dso = f.dso;
 	if (h->has[TP_HKEY_SYM]) {

@@ -45,6 +45,10 @@ struct tp_hconf {
 	uint8_t keys[TP_HKEY_MAX];	/* enum tp_hkey, in sort and display order */
 	unsigned nr_keys;
 	bool paths;			/* keep call paths (children, graphs, folded) */
+	/* optional: the frame an entry is keyed by, when frames that differ should make one
+	 * entry (perf merges DSOs of the same basename); call paths keep the frames as given */
+	struct tp_frame (*key_of)(void *ctx, struct tp_frame f);
+	void *key_ctx;
 };
 
 struct tp_hsample {
@@ -83,6 +87,12 @@ void tp_hist__add_hidden(struct tp_hist *h, uint64_t weight);
 /* After the last sample: children weights, then entries sorted by by_children ? children :
  * self (descending), ties by key. 0 or -TP_ERR_NOMEM. */
 int tp_hist__finish(struct tp_hist *h, bool by_children);
+
+/* a weight as perf's percentage of a total (0 for an empty total) */
+static inline double tp_hist_pct(uint64_t weight, uint64_t total)
+{
+	return total ? 100.0 * (double)weight / (double)total : 0.0;
+}
 
 uint64_t tp_hist__total(const struct tp_hist *h);		/* weight, hidden included */
 uint64_t tp_hist__nr_samples(const struct tp_hist *h);	/* hidden included */

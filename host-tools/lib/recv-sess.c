@@ -60,6 +60,7 @@ struct tp_recv_sess {
 	int64_t last_ckpt;
 	struct feat_buf feat[HEADER_FEAT_BITS];
 	size_t meta;			/* feature bytes held */
+	bool meta_warned;
 };
 
 static int64_t mono_ms(void)
@@ -118,8 +119,10 @@ static int feat_append(struct tp_recv_sess *s, uint32_t id, const void *p, size_
 	struct feat_buf *f = &s->feat[id];
 
 	if (n > s->conf.meta_max - s->meta) {
-		tp_log__warn(s->conf.log, "%s: feature %u dropped: over %zu bytes of headers",
-			     s->info.origin, id, s->conf.meta_max);
+		if (!s->meta_warned)
+			tp_log__warn(s->conf.log, "%s: header sections past %zu bytes are dropped "
+				     "(feature %u first)", s->info.origin, s->conf.meta_max, id);
+		s->meta_warned = true;
 		return -1;
 	}
 	if (n > f->cap - f->len) {
@@ -274,9 +277,11 @@ static int record(struct tp_recv_sess *s, const uint8_t *rec, size_t size)
 		s->blob_left = tp_ld32(rec + 8, s->swap);
 		feat_drop(s, HEADER_TRACING_DATA);
 		s->blob_skip = s->blob_left > s->conf.meta_max - s->meta;
-		if (s->blob_skip)
-			tp_log__warn(s->conf.log, "%s: tracing data of %llu bytes dropped",
-				     s->info.origin, (unsigned long long)s->blob_left);
+		if (s->blob_skip && !s->meta_warned)
+			tp_log__warn(s->conf.log, "%s: tracing data of %llu bytes dropped: over "
+				     "%zu bytes of headers", s->info.origin,
+				     (unsigned long long)s->blob_left, s->conf.meta_max);
+		s->meta_warned |= s->blob_skip;
 		return 0;
 	case PERF_RECORD_HEADER_EVENT_TYPE:
 		return 0;

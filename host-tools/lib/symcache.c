@@ -70,9 +70,12 @@ struct tp_symcache {
 	uint32_t cap_dso_ptrs;
 	struct tp_htab dso_idx;
 
+	struct tp_htab dso_cls_idx;	/* by short name */
+
 	struct tp_csym *syms;
 	uint32_t nr_syms, cap_syms;
 	struct tp_htab sym_idx;
+	struct tp_htab sym_cls_idx;	/* by (DSO class, address, resolved) */
 
 	struct addr_ent *addrs;
 	uint32_t nr_addrs, cap_addrs;
@@ -166,6 +169,8 @@ void tp_symcache__delete(struct tp_symcache *c)
 	tp_htab__free(&c->dso_idx);
 	free(c->syms);
 	tp_htab__free(&c->sym_idx);
+	tp_htab__free(&c->sym_cls_idx);
+	tp_htab__free(&c->dso_cls_idx);
 	free(c->addrs);
 	tp_htab__free(&c->addr_idx);
 	free(c->comms);
@@ -290,7 +295,7 @@ static bool anonymous(const char *name)
 {
 	static const char *const prefixes[] = {
 		"//anon", "[anon", "[heap]", "[stack", "/dev/", "anon_inode:", "[uprobes]",
-		"[vsyscall]", "/SYSV", "/memfd:", "/anon_hugepage", "[vvar",
+		"[vsyscall]", "/SYSV", "/memfd:", "/anon_hugepage", "[vvar", "/tmp/perf-",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
@@ -338,6 +343,36 @@ static int dso_setup(struct tp_symcache *c, uint32_t id)
 	return err == -TP_ERR_NOMEM ? err : 0;
 }
 
+struct cls_key {
+	const struct tp_symcache *c;
+	uint32_t id;
+};
+
+static uint32_t str_hash(const char *s);
+
+static bool dso_cls_eq(const void *p, uint32_t i)
+{
+	const struct cls_key *k = p;
+
+	return !strcmp(k->c->dsos[i].short_name, k->c->dsos[k->id].short_name);
+}
+
+/* the first DSO of the same basename */
+static int dso_class(struct tp_symcache *c, uint32_t id)
+{
+	struct cls_key k = { c, id };
+	uint32_t hv = str_hash(c->dsos[id].short_name);
+	struct tp_hslot *slot;
+
+	if (tp_htab__reserve(&c->dso_cls_idx))
+		return -1;
+	slot = tp_htab__probe(&c->dso_cls_idx, hv, dso_cls_eq, &k);
+	if (!slot->idx)
+		tp_htab__fill(&c->dso_cls_idx, slot, hv, id);
+	c->dsos[id].cls = slot->idx - 1;
+	return 0;
+}
+
 static int dso_id(struct tp_symcache *c, const struct tp_dso *d, uint32_t *out)
 {
 	struct ptr_key k = { c->dso_ptrs, d };
@@ -364,12 +399,15 @@ static int dso_id(struct tp_symcache *c, const struct tp_dso *d, uint32_t *out)
 	cd->name = d->kernel && strcmp(d->name, KERNEL_NAME) ? module_name(c, d->name) : d->name;
 	if (!cd->name)
 		return -TP_ERR_NOMEM;
+	cd->identity = !d->kernel && !strncmp(d->name, "/tmp/perf-", 10);
 	slash = cd->name[0] == '[' ? NULL : strrchr(cd->name, '/');
 	cd->short_name = slash && slash[1] ? slash + 1 : cd->name;
 	c->nr_dsos++;
 	c->dso_ptrs[id - 1] = (struct ptr_ent){ d, id };
 	tp_htab__fill(&c->dso_idx, slot, hv, id - 1);
 	*out = id;
+	if (dso_class(c, id))
+		return -TP_ERR_NOMEM;
 	return dso_setup(c, id);
 }
 
@@ -400,6 +438,43 @@ static bool sym_eq(const void *p, uint32_t i)
 	return s->addr == k->s.addr && s->dso == k->s.dso && !s->name == !k->s.name;
 }
 
+static bool sym_cls_eq(const void *p, uint32_t i)
+{
+	const struct cls_key *k = p;
+	const struct tp_csym *a = &k->c->syms[i], *b = &k->c->syms[k->id];
+
+	return a->addr == b->addr && k->c->dsos[a->dso].cls == k->c->dsos[b->dso].cls &&
+	       !a->name == !b->name;
+}
+
+/* the first symbol at the same address in a DSO of the same class */
+static int sym_class(struct tp_symcache *c, uint32_t id)
+{
+	const struct tp_csym *s = &c->syms[id];
+	struct cls_key k = { c, id };
+	uint32_t hv = tp_hash2(s->addr, (uint64_t)c->dsos[s->dso].cls << 1 | !!s->name);
+	struct tp_hslot *slot;
+
+	if (tp_htab__reserve(&c->sym_cls_idx))
+		return -1;
+	slot = tp_htab__probe(&c->sym_cls_idx, hv, sym_cls_eq, &k);
+	if (!slot->idx)
+		tp_htab__fill(&c->sym_cls_idx, slot, hv, id);
+	c->syms[id].cls = slot->idx - 1;
+	return 0;
+}
+
+struct tp_frame tp_symcache__key_frame(void *ctx, struct tp_frame f)
+{
+	const struct tp_symcache *c = ctx;
+
+	if (f.sym < c->nr_syms)
+		f.sym = c->syms[f.sym].cls;
+	if (f.dso < c->nr_dsos)
+		f.dso = c->dsos[f.dso].cls;
+	return f;
+}
+
 /* the id of a symbol (name set) or of an unresolved address (name NULL) */
 static int sym_id(struct tp_symcache *c, const struct tp_csym *s, uint32_t *out)
 {
@@ -420,6 +495,8 @@ static int sym_id(struct tp_symcache *c, const struct tp_csym *s, uint32_t *out)
 			c->syms[i].name = demangled(c, s->name);
 		c->nr_syms++;
 		tp_htab__fill(&c->sym_idx, slot, hv, i);
+		if (sym_class(c, i))
+			return -TP_ERR_NOMEM;
 	}
 	*out = slot->idx - 1;
 	return 0;
@@ -469,6 +546,8 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 		err = dso_id(c, loc->dso, &id);
 		if (err)
 			return err;
+		if (c->dsos[id].identity && loc->map)
+			k.addr = s.addr = loc->addr - loc->map->pgoff + loc->map->start;
 	}
 	s.level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
 	k.dso_lvl = id << 8 | (id ? 0 : (uint8_t)s.level);
@@ -477,13 +556,13 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 		return -TP_ERR_NOMEM;
 	slot = tp_htab__probe(&c->addr_idx, hv, addr_eq, &k);
 	if (!slot->idx) {
-		struct addr_ent a = { loc->addr, k.dso_lvl, 0, 0 };
+		struct addr_ent a = { k.addr, k.dso_lvl, 0, 0 };
 		const struct tp_symres *r = NULL;
 
 		s.dso = id;
 		if (id && c->dsos[id].sd) {
 			c->cur_dso = id;
-			err = tp_symbolizer__lookup(c->sym, c->dsos[id].sd, loc->addr, &r);
+			err = tp_symbolizer__lookup(c->sym, c->dsos[id].sd, k.addr, &r);
 			c->cur_dso = NONE;
 			if (err == -TP_ERR_NOMEM)
 				return err;
@@ -536,7 +615,7 @@ static int chain_push(struct tp_symcache *c, struct tp_chain *ch, const struct t
 	err = tp_symcache__resolve(c, loc, &ch->frames[ch->nr], &at->off);
 	if (err)
 		return err;
-	if (loc->map)
+	if (loc->map && !c->dsos[ch->frames[ch->nr].dso].identity)
 		at->addr = loc->addr;
 	ch->nr++;
 	return 0;

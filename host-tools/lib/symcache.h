@@ -19,6 +19,8 @@ struct tp_csym {
 	uint64_t addr;		/* the symbol's start, or the unresolved address (as in tp_loc) */
 	uint32_t dso;
 	char level;		/* of the first sample that met it (see struct tp_frame) */
+	uint32_t cls;		/* the first symbol at this address in a DSO of the same
+				 * basename: perf's report merges those (see key_frame) */
 };
 
 struct tp_cdso {
@@ -30,6 +32,9 @@ struct tp_cdso {
 				 * memory, id 0) */
 	const char *problem;	/* the symbolizer's first warning about it, or NULL */
 	bool kernel;
+	bool identity;		/* JIT code (/tmp/perf-PID.map): addresses are the ips, as
+				 * perf has them for anonymous memory */
+	uint32_t cls;		/* the first DSO of the same basename */
 };
 
 struct tp_symcache_conf {
@@ -70,6 +75,10 @@ void tp_chain__release(struct tp_chain *ch);
 void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev);
 
 const struct tp_csym *tp_symcache__sym(const struct tp_symcache *c, uint32_t id);
+/* The frame perf's report would put f's samples under: its sort keys compare DSOs by
+ * basename and symbols by address, so the same program built twice at two paths (or run
+ * from two copies) makes one entry. For tp_hconf.key_of (ctx: the symcache). */
+struct tp_frame tp_symcache__key_frame(void *c, struct tp_frame f);
 uint32_t tp_symcache__nr_dsos(const struct tp_symcache *c);
 const struct tp_cdso *tp_symcache__dso(const struct tp_symcache *c, uint32_t id);
 

@@ -141,6 +141,7 @@ static bool cast(struct parser *ps, struct tp_pnode **out)
 		{ "u32", 32, false }, { "s32", 32, true }, { "u64", 64, false }, { "s64", 64, true },
 		{ "bool", 8, false }, { "char", 8, true }, { "short", 16, true }, { "int", 32, true },
 		{ "long", 64, true }, { "size_t", 64, false }, { "pid_t", 32, true },
+		{ "gfp_t", 32, false }, { "uint", 32, false }, { "loff_t", 64, true },
 	};
 	const char *save = ps->p, *q;
 	unsigned bits = 32;		/* "(unsigned)x" alone is an unsigned int */
@@ -156,18 +157,22 @@ static bool cast(struct parser *ps, struct tp_pnode **out)
 		if (!strncmp(q, "unsigned", n) && n == 8) {
 			sign = false;
 		} else if (!(n == 6 && !strncmp(q, "signed", 6)) &&
-			   !(n == 5 && !strncmp(q, "const", 5)) && !(n == 4 && !strncmp(q, "void", 4))) {
+			   !(n == 5 && !strncmp(q, "const", 5)) && !(n == 4 && !strncmp(q, "void", 4)) &&
+			   !(n == 7 && !strncmp(q, "__force", 7))) {
 			size_t i;
 
 			for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 				if (strlen(types[i].name) == n && !strncmp(q, types[i].name, n))
 					break;
-			if (i == sizeof(types) / sizeof(types[0])) {
+			if (i < sizeof(types) / sizeof(types[0])) {
+				bits = types[i].bits;
+				sign = sign && types[i].sign;
+			} else if (n > 2 && !strncmp(q + n - 2, "_t", 2)) {
+				bits = 64;	/* some typedef: no truncation */
+			} else {
 				ps->p = save;
 				return false;
 			}
-			bits = types[i].bits;
-			sign = sign && types[i].sign;
 		}
 		any = true;
 		ps->p += n;
@@ -293,8 +298,13 @@ static struct tp_pnode *primary(struct parser *ps)
 		ps->p += k;
 		if (accept(ps, "("))
 			return call(ps, name, k);
+		k = 1;
 	}
-	ps->bad = true;		/* an enum or macro name we cannot know */
+	if (k) {		/* an enum or macro name we cannot know */
+		n = new_node(ps, N_UNKNOWN);
+		return n;
+	}
+	ps->bad = true;
 	return NULL;
 }
 

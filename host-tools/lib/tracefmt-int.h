@@ -39,7 +39,10 @@ const struct tp_tpfield *tp_tpevent__field(const struct tp_tpevent *e, const cha
 
 /* ---- a parsed print fmt: tracefmt-expr.c builds it, tracefmt-print.c evaluates it ---- */
 
-enum tp_pkind { N_NUM, N_STR, N_FIELD, N_INDEX, N_UNARY, N_BINARY, N_COND, N_CAST, N_CALL, N_PAIR };
+enum tp_pkind {
+	N_NUM, N_STR, N_FIELD, N_INDEX, N_UNARY, N_BINARY, N_COND, N_CAST, N_CALL, N_PAIR,
+	N_UNKNOWN,		/* an enum or macro name the format file does not define */
+};
 enum tp_pcall { C_GET_STR, C_DYN_ARRAY, C_FLAGS, C_SYMBOLIC, C_HEX };
 
 /* binary operators, two characters packed where needed */

@@ -70,8 +70,15 @@ static struct val flags(struct eval *ev, const struct tp_pnode *n, bool symbolic
 	bool printed = false;
 
 	for (unsigned i = first; i < n->nr_args && n->args[i] && n->args[i]->kind == N_PAIR; i++) {
+		bool was_bad = ev->bad;
 		uint64_t fv = eval(ev, n->args[i]->a).i;
-		struct val name = eval(ev, n->args[i]->b);
+		struct val name;
+
+		if (ev->bad && !was_bad) {	/* a name we cannot know: never matches */
+			ev->bad = false;
+			continue;
+		}
+		name = eval(ev, n->args[i]->b);
 
 		if (symbolic) {
 			if (v == fv) {
@@ -208,6 +215,7 @@ static struct val eval(struct eval *ev, const struct tp_pnode *n)
 		}
 		break;
 	case N_PAIR:
+	case N_UNKNOWN:
 		break;
 	}
 	ev->bad = true;

@@ -17,6 +17,8 @@ static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n
 
 void tp_obuf__put(struct tp_obuf *o, const char *s, size_t len)
 {
+	if (!len)
+		return;
 	if (o->len < o->n) {
 		size_t room = o->n - o->len - 1, k = len < room ? len : room;
 

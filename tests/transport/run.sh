@@ -58,12 +58,19 @@ start_recv() {
 }
 
 # wait_for PID SECS: wait for PID, killing it after SECS seconds; its exit status
+# (polled: a helper timer process would outlive the wait and hold the output open)
 wait_for() {
-	( sleep "$2"; kill "$1" 2>/dev/null ) & w=$!
+	i=0
+	while kill -0 "$1" 2>/dev/null; do
+		if [ $i -ge $(($2 * 10)) ]; then
+			echo "note: pid $1 still running after $2 s: stopped"
+			kill "$1" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
 	wait "$1"
-	st=$?
-	kill $w 2>/dev/null
-	return $st
 }
 
 # session_file DIR ERRFILE: the file recv saved for the session a recorder printed
