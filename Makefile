@@ -49,7 +49,7 @@ autoheader := $(objtree)/include/generated/autoconf.h
 
 # Goals that need no .config.
 no-config-goals := %config help clean distclean mrproper host host-install host-tests check demo sizes \
-		   deps check-% matrix check-qemu check-qemu-all
+		   deps check-% matrix
 build-goals := $(filter-out $(no-config-goals),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
 
 ifneq ($(build-goals),)
@@ -194,8 +194,15 @@ endif
 
 shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 	$(wildcard $(srctree)/libc-shim/$(if $(CONFIG_SHIM_FREESTANDING),freestanding,hosted)/*.c)
-perfdata-src := $(if $(CONFIG_REC_RECORD),$(wildcard $(srctree)/perfdata/*.c))
-recorder-src := $(if $(CONFIG_REC_RECORD),$(wildcard $(srctree)/recorder/*.c),\
+# Optional features: the files each one adds; the call sites test IS_ENABLED(CONFIG_X).
+rec-opt-src := $(if $(CONFIG_REC_STREAMS),,recorder/sink-tcp.c recorder/sink-serial.c \
+		recorder/coalesce.c perfdata/framing.c) \
+	$(if $(CONFIG_REC_TRACEPOINTS),,recorder/tracefs.c recorder/tracing-data.c) \
+	$(if $(CONFIG_REC_LIST),,recorder/cmd-list.c) \
+	$(if $(CONFIG_REC_BUILDID_CACHE),,recorder/rec-bidcache.c)
+rec-off := $(addprefix $(srctree)/,$(rec-opt-src))
+perfdata-src := $(if $(CONFIG_REC_RECORD),$(filter-out $(rec-off),$(wildcard $(srctree)/perfdata/*.c)))
+recorder-src := $(if $(CONFIG_REC_RECORD),$(filter-out $(rec-off),$(wildcard $(srctree)/recorder/*.c)),\
 	$(srctree)/recorder/main.c $(srctree)/recorder/build-info.c)
 
 obj := $(objtree)/obj
@@ -225,6 +232,20 @@ $(obj)/%.o: $(srctree)/%.c $(autoheader) $(flags-stamp)
 # real global symbols, so their files are kept out of LTO.
 $(obj)/libc-shim/freestanding/string.o $(obj)/libc-shim/freestanding/libgcc.o: TP_CFLAGS += -fno-lto
 
+# MIPS16e everywhere but the files whose inline asm needs MIPS32 (syscall, startup, the ring's
+# barriers) and tests/arch; -minterlink-mips16 lets MIPS32 code call either kind. Those files
+# stay out of LTO: LTO's partitions take one ISA mode from the command lines of all their
+# objects (lto-wrapper merges them), so MIPS32 asm inlined there meets the MIPS16 assembler.
+mips16-off := $(call src2obj,$(addprefix $(srctree)/,libc-shim/freestanding/sys.c \
+	libc-shim/freestanding/start.c libc-shim/freestanding/link.c \
+	libc-shim/freestanding/libgcc.c recorder/ring.c \
+	recorder/ring-backward.c))
+ifeq ($(CONFIG_ARCH_MIPS16),y)
+TP_CFLAGS += -minterlink-mips16
+$(filter-out $(mips16-off),$(recorder-obj) $(perfdata-obj) $(shim-obj)): TP_CFLAGS += -mips16
+$(mips16-off) $(obj)/tests/%.o: TP_CFLAGS += -fno-lto
+endif
+
 link = $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) -o $@ $(link-pre) $(1) $(link-post)
 
 $(objtree)/tinyperf: $(recorder-obj) $(perfdata-obj) $(shim-obj) $(flags-stamp)
@@ -245,7 +266,7 @@ $(objtree)/test-bin/arch-test: $(call src2obj,$(arch-test-src)) $(shim-obj)
 	$(Q)$(call link,$(filter %.o,$^))
 
 $(objtree)/test-bin/test-dev: $(call src2obj,$(wildcard $(srctree)/tests/dev/*.c)) \
-		$(obj)/recorder/ring.o $(perfdata-obj) $(shim-obj)
+		$(obj)/recorder/ring.o $(obj)/recorder/ring-backward.o $(perfdata-obj) $(shim-obj)
 	$(quiet) LD $(patsubst $(objtree)/%,%,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call link,$(filter %.o,$^))
@@ -294,9 +315,12 @@ sizes:
 # full-system tests alone: the six Debian-kernel guests, or all seven (+ big-endian MIPS,
 # whose kernel is built from source once: about 4 minutes)
 check-qemu:
-	$(Q)$(srctree)/tests/qemu/run.sh
+	$(Q)$(if $(BOARDS),QEMU_BOARDS="$(BOARDS)") $(srctree)/tests/qemu/run.sh
 check-qemu-all:
 	$(Q)QEMU_BOARDS=all $(srctree)/tests/qemu/run.sh
+# make check with the big-endian MIPS guest too (its kernel is built from linux-source-6.1)
+check-full:
+	$(Q)QEMU_BOARDS=all $(srctree)/tests/run.sh
 
 clean:
 	rm -rf $(objtree)/obj $(objtree)/host-obj* $(objtree)/test-bin $(objtree)/host $(objtree)/host-san \
@@ -327,11 +351,13 @@ help:
 	@echo '  demo               - install deps, build, record a workload, show the report'
 	@echo '  check              - install deps, build every target, run the whole test suite'
 	@echo '  sizes              - build all six targets x {musl, freestanding} and print sizes'
-	@echo '  check-qemu         - only the full-system tests (6 guests; check-qemu-all: + mips BE)'
+	@echo '  check-qemu         - only the full-system tests (6 guests, BOARDS="qemu-armv7 ..." to pick)'
+	@echo '  check-qemu-all     - the same with the big-endian MIPS guest (kernel built once, ~4 min)'
+	@echo '  check-full         - make check with the big-endian MIPS guest'
 	@echo '  deps               - install the Debian packages the above need (root)'
 	@echo 'Variables: O=DIR V=1 CROSS_COMPILE=PREFIX CC= CFLAGS= LDFLAGS= HOSTCC= ARCH='
 	@echo '           DESTDIR= PREFIX= KCONFIG_FRAGMENTS="a.config b.config" TP_DL_DIR=DIR'
 
-.PHONY: deps demo check check-qemu check-qemu-all sizes clean distclean mrproper help menuconfig nconfig \
+.PHONY: deps demo check check-qemu check-qemu-all check-full sizes clean distclean mrproper help menuconfig nconfig \
 	olddefconfig oldconfig savedefconfig FORCE
 FORCE:

@@ -2,7 +2,9 @@
 # tinyperf archive against perf archive on the same recording, in the same run: wall time
 # (median of RUNS, alternating), archive size, members, and unpack time. The recording is
 # made by perf record (so perf's own build-id cache, which perf archive packs from, is filled)
-# of a workload that runs several programs, system-wide with call graphs. Without a perf
+# of a workload that runs several programs (python3, ls, gzip, awk), with call graphs, its
+# children followed (not system-wide: other users of the machine would change the figures).
+# Without a perf
 # archive (Debian's linux-perf may lack the script) only tinyperf's figures are printed.
 #   bench/archive.sh TINYPERF [SECONDS] [RUNS]
 set -eu
@@ -19,8 +21,8 @@ now() { date +%s.%N; }
 # median of the numbers on stdin
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "recording ${secs}s system-wide with -g (perf record) while programs run ..."
-perf --buildid-dir "$pc" record -q -a -g -o "$work/rec.data" -- sh -c "
+echo "recording ${secs}s of a few programs with -g (perf record) ..."
+perf --buildid-dir "$pc" record -q -g -o "$work/rec.data" -- sh -c "
 	end=\$((\$(date +%s) + $secs))
 	while [ \$(date +%s) -lt \$end ]; do
 		python3 -c 'sum(range(200000))'; ls -lR /usr/lib >/dev/null 2>&1

@@ -25,26 +25,27 @@ struct arc {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tinyperf archive [-i] [FILE] [-o OUT] [--gzip|--no-compress] [--level N]\n"
-		   "                        [--sysroot DIR] [--debug-dir DIR] [--buildid-dir DIR] ...\n"
-		   "       tinyperf archive --unpack ARCHIVE [--to DIR] [--data-dir DIR] [--force]\n\n"
-		   "Pack a recording (default perf.data) into one tar with only the binaries, debug\n"
-		   "files, vmlinux and kallsyms its samples hit, keyed by build-id; unpacked on another\n"
-		   "host, 'tinyperf report' (and perf report) find them with no sysroot.\n\n"
-		   "  -o, --output OUT    the archive (default FILE.tar.zst, or .tar.gz with --gzip)\n"
-		   "      --gzip          gzip instead of zstd; --no-compress: a plain tar\n"
-		   "      --level N       compression level (zstd 1-19, gzip 1-9)\n"
-		   "      --debuginfo     keep the DWARF of binaries and debug files (for report\n"
-		   "                      --lines and script --inline); by default only symbols\n"
-		   "  where the files are looked for, as for report:\n"
-		   "      --sysroot, --symfs DIR, --debug-dir DIR, --buildid-dir DIR,\n"
-		   "      -k, --vmlinux FILE, --kallsyms FILE, --offline, --strict\n"
-		   "  -u, --unpack ARCHIVE  fill a build-id cache from ARCHIVE (tinyperf's or perf\n"
-		   "                      archive's) and put the recording in --data-dir\n"
-		   "      --to DIR        the cache to fill (default --buildid-dir, else ~/.debug)\n"
-		   "      --data-dir DIR  where the recording goes (default: the current directory)\n"
-		   "  -f, --force         replace a recording of the same name there\n"
-		   "  -v, --verbose       say where each file came from\n");
+	fprintf(f,
+"usage: tinyperf archive [-i] [FILE] [-o OUT] [--gzip|--no-compress] [--level N] [--debuginfo]\n"
+"                        [--sysroot DIR] [--debug-dir DIR] [--buildid-dir DIR] ...\n"
+"       tinyperf archive --unpack ARCHIVE [--to DIR] [--data-dir DIR] [--force]\n\n"
+"Pack a recording (default perf.data) into one tar with only the binaries, debug\n"
+"files, vmlinux and kallsyms its samples hit, keyed by build-id; unpacked on another\n"
+"host, 'tinyperf report' (and perf report) find them with no sysroot.\n\n"
+"  -o, --output OUT    the archive (default FILE.tar.zst, or .tar.gz with --gzip)\n"
+"      --gzip          gzip instead of zstd; --no-compress: a plain tar\n"
+"      --level N       compression level (zstd 1-19, gzip 1-9)\n"
+"      --debuginfo     keep the DWARF of binaries and debug files (for report\n"
+"                      --lines and script --inline); by default only symbols\n"
+"  where the files are looked for, as for report:\n"
+"      --sysroot, --symfs DIR, --debug-dir DIR, --buildid-dir DIR,\n"
+"      -k, --vmlinux FILE, --kallsyms FILE, --offline, --strict\n"
+"  -u, --unpack ARCHIVE  fill a build-id cache from ARCHIVE (tinyperf's or perf\n"
+"                      archive's) and put the recording in --data-dir\n"
+"      --to DIR        the cache to fill (default --buildid-dir, else ~/.debug)\n"
+"      --data-dir DIR  where the recording goes (default: the current directory)\n"
+"  -f, --force         replace a recording of the same name there\n"
+"  -v, --verbose       say where each file came from\n");
 }
 
 static void log_fn(void *ctx, enum tp_log_level level, const char *msg)

@@ -38,27 +38,28 @@ static struct bc *walk_bc;		/* nftw() has no context argument */
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tinyperf buildid-cache [--buildid-dir DIR] [-a FILE|DIR]... [-r ID|FILE]...\n"
-		   "                             [-l] [-M FILE] [--purge-older-than AGE] [--max-size SIZE] [-P]\n\n"
-		   "Keep the binaries that ran, by build-id, in perf's cache layout (perf report finds\n"
-		   "them too): a report stays right after the device's files change.\n\n"
-		   "  -a, --add FILE|DIR   binaries, debug files, vmlinux, a kallsyms (every ELF file\n"
-		   "                       under a directory); files without a build-id by their text hash\n"
-		   "      --sysroot DIR    name files under DIR by their path on the device\n"
-		   "      --build-id HEX   the kernel's build-id, for a kallsyms file other than\n"
-		   "                       /proc/kallsyms (tinyperf buildid-list -i perf.data shows it)\n"
-		   "      --copy           always copy (default: hard-link where the filesystem allows;\n"
-		   "                       a file later rewritten in place would change the cached copy)\n"
-		   "  -r, --remove ID|FILE the entry of a build-id (or text-<hash>), or of FILE's identity\n"
-		   "  -l, --list           the entries: identity, size, last use, files, name\n"
-		   "  -M, --missing FILE   what a perf.data's hit DSOs need that the cache lacks\n"
-		   "      --purge-older-than AGE  remove entries unused for AGE (90s, 30m, 12h, 30d, 2w)\n"
-		   "      --max-size SIZE  evict the least recently used entries above SIZE (bytes, or\n"
-		   "                       K, M, G: powers of 1024); kept for later additions; 0: no limit\n"
-		   "  -P, --purge-all      remove every entry\n"
-		   "      --buildid-dir DIR  the cache (default ~/.debug)\n"
-		   "  -v, --verbose        a line per file added or skipped\n"
-		   "  -q, --quiet          no summary lines\n");
+	fprintf(f,
+"usage: tinyperf buildid-cache [--buildid-dir DIR] [-a FILE|DIR]... [-r ID|FILE]...\n"
+"                              [-l] [-M FILE] [--purge-older-than AGE] [--max-size SIZE] [-P]\n\n"
+"Keep the binaries that ran, by build-id, in perf's cache layout (perf report finds\n"
+"them too): a report stays right after the device's files change.\n\n"
+"  -a, --add FILE|DIR   binaries, debug files, vmlinux, a kallsyms (every ELF file under\n"
+"                       a directory); files without a build-id by their text hash\n"
+"      --sysroot DIR    name files under DIR by their path on the device\n"
+"      --build-id HEX   the kernel's build-id, for a kallsyms file other than\n"
+"                       /proc/kallsyms (tinyperf buildid-list -i perf.data shows it)\n"
+"      --copy           always copy (default: hard-link where the filesystem allows;\n"
+"                       a file later rewritten in place would change the cached copy)\n"
+"  -r, --remove ID|FILE the entry of a build-id (or text-<hash>), or of FILE's identity\n"
+"  -l, --list           the entries: identity, size, last use, files, name\n"
+"  -M, --missing FILE   what a perf.data's hit DSOs need that the cache lacks\n"
+"      --purge-older-than AGE  remove entries unused for AGE (90s, 30m, 12h, 30d, 2w)\n"
+"      --max-size SIZE  evict the least recently used entries above SIZE (bytes, or K,\n"
+"                       M, G: powers of 1024); kept for later additions; 0: no limit\n"
+"  -P, --purge-all      remove every entry\n"
+"      --buildid-dir DIR  the cache (default ~/.debug)\n"
+"  -v, --verbose        a line per file added or skipped\n"
+"  -q, --quiet          no summary lines\n");
 }
 
 static void log_fn(void *ctx, enum tp_log_level level, const char *msg)

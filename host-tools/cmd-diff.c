@@ -42,16 +42,17 @@ struct diff {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tinyperf diff [OPTIONS] OLD.data NEW.data\n\n"
-		   "Per-symbol differences between two recordings (e.g. of two builds of a program):\n"
-		   "each is symbolized from its own binaries (by build-id) and their symbols are\n"
-		   "matched by name. Rows are sorted by the largest shift first.\n\n"
-		   "  -s, --sort KEYS    dso,sym (default), sym or dso\n"
-		   "  -e, --event NAME   the event to compare (default: the old file's first)\n"
-		   "      --percent-limit P  hide rows under P percent on both sides that moved less\n"
-		   "                     than P points\n"
-		   "  -q, --quiet        only the rows\n"
-		   CMD_SYM_HELP);
+	fprintf(f,
+"usage: tinyperf diff [OPTIONS] OLD.data NEW.data\n\n"
+"Per-symbol differences between two recordings (e.g. of two builds of a program):\n"
+"each is symbolized from its own binaries (by build-id) and their symbols are\n"
+"matched by name. Rows are sorted by the largest shift first.\n\n"
+"  -s, --sort KEYS    dso,sym (default), sym or dso\n"
+"  -e, --event NAME   the event to compare (default: the old file's first)\n"
+"      --percent-limit P  hide rows under P percent on both sides that moved less\n"
+"                     than P points\n"
+"  -q, --quiet        only the rows\n"
+		CMD_SYM_HELP);
 }
 
 static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
@@ -189,8 +190,11 @@ static void print(struct diff *d, const struct tp_drow *r, size_t n)
 			printf("  %-*s", d->by_sym ? w : 0, "Shared Object");
 		printf("%s\n", d->by_sym ? "  Symbol" : "");
 		printf("# ........  ........  ........  ..............  ..............  "
-		       "...............%s%s\n#\n", d->by_dso ? "  ............." : "",
-		       d->by_sym ? "  ......" : "");
+		       "...............");
+		if (d->by_dso)
+			printf("  %.*s", d->by_sym ? w : 13, "....................................."
+			       "...........................................................");
+		printf("%s\n#\n", d->by_sym ? "  ......" : "");
 	}
 	for (size_t i = 0; i < n; i++) {
 		double adelta = r[i].delta < 0 ? -r[i].delta : r[i].delta;

@@ -103,7 +103,7 @@ static void on_log(void *ctx, enum tp_log_level level, const char *msg)
 static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info *i)
 {
 	struct recv *r = ctx;
-	char frames[96] = "";
+	char frames[160] = "";
 
 	if (ev == TP_RECV_STARTED) {
 		if (!r->quiet)
@@ -114,8 +114,9 @@ static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info
 	}
 	r->finished++;
 	if (i->frames || i->frames_lost)
-		snprintf(frames, sizeof(frames), ", %llu frames kept, %llu lost",
-			 (unsigned long long)i->frames, (unsigned long long)i->frames_lost);
+		snprintf(frames, sizeof(frames), ", %llu frames kept, %llu lost, %llu recovered "
+			 "from console text", (unsigned long long)i->frames,
+			 (unsigned long long)i->frames_lost, (unsigned long long)i->frames_recovered);
 	if (!i->path[0]) {
 		say(r, "%s: nothing saved for device '%s' (%s)", i->origin, i->device,
 		    i->error ? i->error : "no events in the stream");
@@ -194,8 +195,9 @@ static void drop(struct recv *r, unsigned i, const char *why)
 		const struct tp_deframer_stats *st = tp_recv_line__stats(in->line);
 
 		if (!r->quiet)
-			say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text",
-			    in->name, (unsigned long long)st->frames, (unsigned long long)st->lost,
+			say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu "
+			    "bytes of text", in->name, (unsigned long long)st->frames,
+			    (unsigned long long)st->lost, (unsigned long long)st->recovered,
 			    (unsigned long long)st->bad, (unsigned long long)st->text_bytes);
 		tp_recv_line__close(in->line, why);
 	}
@@ -322,9 +324,10 @@ static int from_file(struct recv *r, const char *path)
 	}
 	tp_recv_file(&r->conf, fd, path, &st, &stop);
 	if (st.bytes && !r->quiet)
-		say(r, "%s: %llu frames, %llu lost, %llu bad chunks, %llu bytes of text", path,
-		    (unsigned long long)st.frames, (unsigned long long)st.lost,
-		    (unsigned long long)st.bad, (unsigned long long)st.text_bytes);
+		say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu bytes "
+		    "of text", path, (unsigned long long)st.frames, (unsigned long long)st.lost,
+		    (unsigned long long)st.recovered, (unsigned long long)st.bad,
+		    (unsigned long long)st.text_bytes);
 	if (fd)
 		close(fd);
 	return r->saved > before ? 0 : 1;

@@ -316,6 +316,9 @@ void report__print(struct report *rp)
 		printf("# Symbols of the DSOs samples landed in:\n");
 		cmd_sym__print_dsos(&rp->cs, stdout, "#   ");
 		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)rp->lost_samples);
+		if (rp->nr_corrupt_chains)
+			printf("# Samples in no entry for a corrupt callchain (as perf): %llu\n",
+			       (unsigned long long)rp->nr_corrupt_chains);
 		if (rp->nr_lost)
 			printf("# Lost events: %llu in %llu LOST records (the ring buffer overflowed)\n",
 			       (unsigned long long)rp->lost_events, (unsigned long long)rp->nr_lost);

@@ -238,6 +238,11 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	}
 	if (rp->hist_paths[a ? a->index : 0]) {
 		err = tp_symcache__chain(rp->cs.c, ev, t, loc, &rp->ch);
+		if (err == TP_CHAIN_CORRUPT) {	/* perf counts it, in no entry */
+			rp->nr_corrupt_chains++;
+			tp_hist__add_hidden(h, s.weight);
+			return 0;
+		}
 		s.frames = rp->ch.frames;
 		s.nr_frames = rp->ch.nr;
 	} else {

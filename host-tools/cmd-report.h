@@ -37,6 +37,7 @@ struct report {
 	struct tp_frame *parked_frames;
 	uint32_t nr_parked_frames, cap_parked_frames;
 	uint64_t lost_samples, lost_events, nr_lost;
+	uint64_t nr_corrupt_chains;	/* samples left out, as perf does */
 	char *prefix;			/* the graph's drawing prefix, grown as needed */
 	size_t prefix_cap;
 	int err;

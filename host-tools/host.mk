@@ -16,7 +16,8 @@ TP_HOST_LIBS := -ldw -lelf -larchive
 
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*.c) \
 	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
-	$(wildcard $(srctree)/libc-shim/hosted/*.c)
+	$(wildcard $(srctree)/libc-shim/hosted/*.c) \
+	$(wildcard $(srctree)/host-tools/lib/tar/*.c)	# the libarchive users (-larchive)
 host-objs := $(patsubst $(srctree)/%.c,$(host-obj)/%.o,$(host-src))
 
 $(host-obj)/%.o: $(srctree)/%.c

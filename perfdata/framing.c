@@ -288,24 +288,34 @@ static uint32_t account(struct tp_deframer *d, uint8_t type, uint16_t seq)
 }
 
 /* raw = type seq payload crc: a frame if the CRC and the type say so */
-static bool deliver(struct tp_deframer *d, const uint8_t *raw, size_t n, bool text)
+static bool frame_ok(const uint8_t *raw, size_t n)
 {
-	struct tp_frame f;
-	uint32_t crc = 0, lost;
+	uint32_t crc = 0;
 
 	if (n < TP_FRAME_OVERHEAD)
 		return false;
 	for (int i = 0; i < 4; i++)
 		crc |= (uint32_t)raw[n - 4 + i] << (8 * i);
-	if (tp_crc32(0, raw, n - 4) != crc || !raw[0] || raw[0] > TP_FRAME_TYPE_MAX)
+	return raw[0] && raw[0] <= TP_FRAME_TYPE_MAX && tp_crc32(0, raw, n - 4) == crc;
+}
+
+static bool deliver(struct tp_deframer *d, const uint8_t *raw, size_t n, bool text,
+		    bool recovered)
+{
+	struct tp_frame f;
+	uint32_t lost;
+
+	if (!frame_ok(raw, n))
 		return false;
 	f.type = raw[0];
 	f.seq = (uint16_t)(raw[1] | raw[2] << 8);
 	f.text = text;
+	f.recovered = recovered;
 	f.payload = raw + 3;
 	f.len = n - TP_FRAME_OVERHEAD;
 	lost = account(d, f.type, f.seq);
 	d->st.frames++;
+	d->st.recovered += recovered;
 	if (d->ops.on_frame)
 		d->ops.on_frame(d->ops.ctx, &f, lost);
 	return true;
@@ -313,11 +323,16 @@ static bool deliver(struct tp_deframer *d, const uint8_t *raw, size_t n, bool te
 
 /* console output: printable ASCII, UTF-8, tabs, line ends, ANSI escapes; a damaged binary
  * frame of any length almost surely has some other control byte */
+static bool text_byte(uint8_t c)
+{
+	return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == 0x1b || c == '\b' ||
+		c == '\a') && c != 0x7f;
+}
+
 static bool looks_like_text(const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r' && p[i] != 0x1b &&
-		     p[i] != '\b' && p[i] != '\a') || p[i] == 0x7f)
+		if (!text_byte(p[i]))
 			return false;
 	return true;
 }
@@ -345,6 +360,156 @@ static void reset_run(struct tp_deframer *d)
 	d->line = 0;
 }
 
+/* ---- console text spliced into a binary frame ----
+ *
+ * printk writes to a console UART itself, so on a line shared with the kernel console its
+ * lines land between any two bytes of a frame. Such a frame fails COBS or its CRC; it is
+ * retried with candidate runs of console text taken out of its bytes, and taken only when
+ * COBS decodes and the CRC-32 matches (with at most RECOVER_TRIES tries, a false accept is
+ * about one in 2^32 / RECOVER_TRIES per damaged frame). Candidates, in this order:
+ *   - one run ending in '\n' (a line, or several back to back), starting anywhere in the
+ *     text-looking bytes before it (frame bytes before the line may look like text too);
+ *   - two such runs (two lines in two places);
+ *   - a line cut in two: a fragment starting with printk's "[" timestamp, ending anywhere in
+ *     text, then a run ending in '\n'.
+ * The runs taken out go to on_text, in order, before the frame. */
+
+#define RECOVER_TRIES		2048	/* COBS+CRC attempts per damaged frame */
+#define RECOVER_TEXT_MAX	512	/* longest text run tried */
+
+struct cut {
+	size_t s, e;			/* [s, e) of the run */
+};
+
+struct recovery {
+	struct tp_deframer *d;
+	unsigned tries;			/* left */
+	size_t n;			/* the frame's length in d->dec, once found */
+	struct cut c[2];
+};
+
+/* the run without the first nc cuts: a frame? */
+static bool try_cuts(struct recovery *r, int nc)
+{
+	struct tp_deframer *d = r->d;
+	size_t o = 0, at = 0;
+	long n;
+
+	if (!r->tries)
+		return false;
+	r->tries--;
+	for (int i = 0; i < nc; i++) {
+		memcpy(d->cut + o, d->run + at, r->c[i].s - at);
+		o += r->c[i].s - at;
+		at = r->c[i].e;
+	}
+	memcpy(d->cut + o, d->run + at, d->len - at);
+	o += d->len - at;
+	n = tp_cobs_decode(d->dec, sizeof(d->dec), d->cut, o);
+	if (n < 0 || !frame_ok(d->dec, (size_t)n))
+		return false;
+	r->n = (size_t)n;
+	return true;
+}
+
+/* where the text-looking bytes ending at e (inclusive) start, at most RECOVER_TEXT_MAX back */
+static size_t text_from(const struct tp_deframer *d, size_t e)
+{
+	size_t s = e, lo = e + 1 > RECOVER_TEXT_MAX ? e + 1 - RECOVER_TEXT_MAX : 0;
+
+	while (s > lo && text_byte(d->run[s - 1]))
+		s--;
+	return s;
+}
+
+/* the start of a printk line: "[" then a blank or a digit ("[    1.234567] ") */
+static bool printk_start(const struct tp_deframer *d, size_t p)
+{
+	return d->run[p] == '[' && p + 1 < d->len &&
+	       (d->run[p + 1] == ' ' || (d->run[p + 1] >= '0' && d->run[p + 1] <= '9'));
+}
+
+/* cut k: a run ending in '\n', starting at `from` or later (cuts before k stay); pk: only
+ * runs that start like a printk line */
+static bool try_line(struct recovery *r, int k, size_t from, bool pk)
+{
+	const struct tp_deframer *d = r->d;
+
+	for (size_t e = from; e < d->len && r->tries; e++) {
+		if (d->run[e] != '\n')
+			continue;
+		for (size_t s = text_from(d, e); s <= e && r->tries; s++) {
+			if (s < from || (pk && !printk_start(d, s)))
+				continue;
+			r->c[k] = (struct cut){ s, e + 1 };
+			if (try_cuts(r, k + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* two runs ending in '\n', the second at least one frame byte after the first */
+static bool try_two_lines(struct recovery *r, bool pk)
+{
+	const struct tp_deframer *d = r->d;
+
+	for (size_t e1 = 0; e1 + 2 < d->len && r->tries; e1++) {
+		if (d->run[e1] != '\n')
+			continue;
+		for (size_t s1 = text_from(d, e1); s1 <= e1 && r->tries; s1++) {
+			if (pk && !printk_start(d, s1))
+				continue;
+			r->c[0] = (struct cut){ s1, e1 + 1 };
+			if (try_line(r, 1, e1 + 2, pk))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* the runs of cuts taken out, or 0. Likely shapes first: printk lines ("[  secs.usecs] ")
+ * start where they start, a line without one has its start guessed among the text-looking
+ * bytes before its end (as many as there are frame bytes that look like text before it). */
+static int find_cuts(struct recovery *r)
+{
+	const struct tp_deframer *d = r->d;
+
+	if (try_line(r, 0, 0, true) || try_line(r, 0, 0, false))
+		return 1;
+	if (try_two_lines(r, true))
+		return 2;
+	/* a line in two pieces: "[ secs.usecs] fragm" ... "ent\r\n" */
+	for (size_t p = 0; p + 2 < d->len && r->tries; p++) {
+		if (!printk_start(d, p))
+			continue;
+		for (size_t e = p + 1; e < d->len && e - p <= RECOVER_TEXT_MAX && r->tries; e++) {
+			if (!text_byte(d->run[e - 1]) || d->run[e - 1] == '\n')
+				break;
+			r->c[0] = (struct cut){ p, e };
+			if (try_line(r, 1, e + 1, false))
+				return 2;
+		}
+	}
+	return try_two_lines(r, false) ? 2 : 0;
+}
+
+/* a run that is no frame: one with console text taken out? */
+static bool recover(struct tp_deframer *d)
+{
+	struct recovery r = { .d = d, .tries = RECOVER_TRIES };
+	int nc = d->len < 2 || looks_like_text(d->run, d->len) ? 0 : find_cuts(&r);
+
+	if (!nc)
+		return false;
+	for (int i = 0; i < nc; i++) {
+		d->st.text_bytes += r.c[i].e - r.c[i].s;
+		if (d->ops.on_text)
+			d->ops.on_text(d->ops.ctx, d->run + r.c[i].s, r.c[i].e - r.c[i].s);
+	}
+	return deliver(d, d->dec, r.n, false, true);
+}
+
 /* a 00: the run is a binary frame, or text, or noise */
 static void end_binary(struct tp_deframer *d)
 {
@@ -353,7 +518,7 @@ static void end_binary(struct tp_deframer *d)
 	if (!d->len)
 		return;
 	n = tp_cobs_decode(d->dec, sizeof(d->dec), d->run, d->len);
-	if (n < 0 || !deliver(d, d->dec, (size_t)n, false))
+	if ((n < 0 || !deliver(d, d->dec, (size_t)n, false, false)) && !recover(d))
 		not_a_frame(d, d->run, d->len);
 	reset_run(d);
 }
@@ -384,7 +549,7 @@ static void end_line(struct tp_deframer *d)
 	not_a_frame(d, d->run, (size_t)(m - d->run));
 	m += 4;
 	n = b64_decode(d->dec, sizeof(d->dec), m, (size_t)(end - m));
-	if (n < 0 || !deliver(d, d->dec, (size_t)n, true)) {
+	if (n < 0 || !deliver(d, d->dec, (size_t)n, true, false)) {
 		d->st.bad++;
 		d->st.bad_bytes += (size_t)(end - m) + 4;
 	}

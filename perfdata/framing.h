@@ -16,7 +16,11 @@
  *          (canonical mode, ONLCR and line editing leave it alone; base64 costs a third).
  *
  * The decoder takes any mix of the two and everything else on the line: bytes between frames
- * that look like text are handed back as console text, the rest is counted as noise. */
+ * that look like text are handed back as console text, the rest is counted as noise. On a
+ * UART shared with the kernel console, printk writes to the port itself and its lines can land
+ * INSIDE a binary frame; a frame that fails COBS or its CRC is retried with runs of console
+ * text (lines ending in '\n', printk's "[ secs.usecs] " fragments; one or two of them, a
+ * bounded number of attempts) taken out, and taken when the CRC-32 then matches. */
 #ifndef TINYPERF_PERFDATA_FRAMING_H
 #define TINYPERF_PERFDATA_FRAMING_H
 
@@ -89,6 +93,7 @@ struct tp_frame {
 	uint8_t type;
 	uint16_t seq;
 	bool text;		/* arrived as a text line */
+	bool recovered;		/* arrived with console text spliced into it, taken out */
 	const uint8_t *payload;
 	size_t len;
 };
@@ -96,6 +101,9 @@ struct tp_frame {
 struct tp_deframer_stats {
 	uint64_t bytes;		/* fed */
 	uint64_t frames;	/* good frames */
+	uint64_t recovered;	/* of them, frames that had console text spliced into their
+				 * bytes (printk on a shared UART): the text was taken out and
+				 * handed to on_text, the CRC vouches for the rest */
 	uint64_t lost;		/* frames missing, by sequence number */
 	uint64_t bad;		/* chunks neither a frame nor text: damaged frames, noise */
 	uint64_t bad_bytes;
@@ -122,6 +130,7 @@ struct tp_deframer {
 	size_t line;		/* where the run's current line starts */
 	uint8_t run[TP_DEFRAME_CAP];
 	uint8_t dec[TP_FRAME_PAYLOAD_MAX + TP_FRAME_OVERHEAD];
+	uint8_t cut[TP_DEFRAME_CAP];	/* the run with candidate console text taken out */
 };
 
 void tp_deframer__init(struct tp_deframer *d, const struct tp_deframer_ops *ops);

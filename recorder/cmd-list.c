@@ -61,7 +61,7 @@ int cmd_list(int argc, char **argv)
 		tp_out__printf(&o, "  %-50s[%s event]\n", n->name, hw ? "Hardware" : "Software");
 	}
 	tp_out__printf(&o, "  %-50s[Raw hardware event descriptor]\n", "rNNN");
-	dir = tracefs__dir();
+	dir = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracefs__dir() : NULL;
 	if (dir) {
 		char path[160];
 		uint64_t d[512];
@@ -80,7 +80,7 @@ int cmd_list(int argc, char **argv)
 		}
 		if (fd >= 0)
 			sys_close((int)fd);
-	} else {
+	} else if (IS_ENABLED(CONFIG_REC_TRACEPOINTS)) {
 		tp_out__printf(&o, "(no tracefs: tracepoints unavailable; mount it on "
 				   "/sys/kernel/tracing, or run as root)\n");
 	}

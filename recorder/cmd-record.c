@@ -14,12 +14,15 @@
 static struct record rec;          /* one run per process; signal handlers reach it here */
 static int sig_pipe[2] = { -1, -1 };
 static volatile int stop_signal;
+static volatile int switch_signal;	/* SIGUSR2 with --switch-output */
 
 static void on_signal(int sig)
 {
 	char c = (char)sig;
 
-	if (sig != TP_SIGCHLD)
+	if (sig == TP_SIGUSR2)
+		switch_signal = 1;
+	else if (sig != TP_SIGCHLD)
 		stop_signal = sig;
 	sys_write(sig_pipe[1], &c, 1);
 }
@@ -57,6 +60,12 @@ static int fail(const char *fmt, ...)
 }
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
+
+/* --coalesce exists with the stream outputs (CONFIG_REC_STREAMS) */
+static bool coalescing(const struct record *r)
+{
+	return IS_ENABLED(CONFIG_REC_STREAMS) && r->o.coalesce_ms;
+}
 
 static uint32_t rd32(const struct perf_event_header *h, unsigned off)
 {
@@ -133,7 +142,7 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 	}
 	track__record(&r->track, h);
 	/* --coalesce: the sample comes back merged with its likes at the next flush */
-	if (h->type == PERF_RECORD_SAMPLE && r->o.coalesce_ms && coalesce__add(&r->co, h))
+	if (h->type == PERF_RECORD_SAMPLE && coalescing(r) && coalesce__add(&r->co, h))
 		return false;
 	return true;
 }
@@ -204,6 +213,8 @@ static void fill_attrs(struct record *r)
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
 			    PERF_ATTR_FLAG_WATERMARK;
 		a->wakeup_watermark = watermark;
+		if (r->o.overwrite)
+			a->flags |= PERF_ATTR_FLAG_WRITE_BACKWARD;
 		if (i == 0)
 			a->flags |= PERF_ATTR_FLAG_MMAP | PERF_ATTR_FLAG_MMAP2 | PERF_ATTR_FLAG_COMM |
 				    PERF_ATTR_FLAG_COMM_EXEC | PERF_ATTR_FLAG_TASK;
@@ -292,7 +303,9 @@ static int choose_target(struct record *r)
 		for (unsigned i = 0; i < r->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
 			r->tasks[r->nr_tasks++] = r->o.tids[i];
 	} else {
-		r->target = r->o.no_inherit ? REC_INHERIT : REC_TREE;
+		/* --overwrite reads records newest first: a tree cannot be followed through its
+		 * FORKs then, inherited events need no following */
+		r->target = r->o.no_inherit || r->o.overwrite ? REC_INHERIT : REC_TREE;
 		r->tasks[r->nr_tasks++] = r->target == REC_TREE ? -1 : r->wl.pid;
 	}
 	return 0;
@@ -315,18 +328,22 @@ static int open_events(struct record *r)
 		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
 				 err, sizeof(err));
 	}
+	if (e == -TP_EINVAL && r->o.overwrite)
+		return fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
+			    err);
 	if (e)
 		return fail("%s", err);
 	if (r->el.notes & EVL_FELL_BACK_CPU_CLOCK)
 		msg(r, "tinyperf: record: no hardware 'cycles' event here (no PMU): using cpu-clock");
 	if (r->el.notes & EVL_EXCLUDED_KERNEL)
 		msg(r, "tinyperf: record: kernel.perf_event_paranoid >= 2: recording user space only");
+	r->el.backward = r->o.overwrite;
 	if (evlist__mmap(&r->el, r->o.mmap_pages, err, sizeof(err)))
 		return fail("%s", err);
 	for (unsigned i = 0; i < r->spec.nr; i++)
 		for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
 			track__add_id(&r->track, r->spec.ev[i].ids[k], r->spec.ev[i].attr.sample_type);
-	if (r->o.coalesce_ms) {
+	if (coalescing(r)) {
 		if (coalesce__init(&r->co, &r->arena, r->o.coalesce_ms, write_out, r))
 			return fail("out of memory");
 		for (unsigned i = 0; i < r->spec.nr; i++)
@@ -347,6 +364,8 @@ static int close_stream(struct record *r)
 {
 	int e = 0;
 
+	if (!IS_ENABLED(CONFIG_REC_STREAMS))
+		return 0;
 	if (r->out_kind == REC_OUT_TCP)
 		sink_tcp__close(&r->tcp);
 	else if (r->out_kind == REC_OUT_SERIAL)
@@ -369,10 +388,12 @@ static int open_output(struct record *r)
 	int e;
 
 	r->out_kind = !strcmp(r->o.output, "-") ? REC_OUT_STDOUT :
+		      !IS_ENABLED(CONFIG_REC_STREAMS) ? REC_OUT_FILE :
 		      sink_tcp__is(r->o.output) ? REC_OUT_TCP :
 		      sink_serial__is(r->o.output) ? REC_OUT_SERIAL : REC_OUT_FILE;
 	r->pipe = r->out_kind != REC_OUT_FILE;
-	if (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL) {
+	if (IS_ENABLED(CONFIG_REC_STREAMS) &&
+	    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL)) {
 		rec_hello__init(&hello);
 		e = r->out_kind == REC_OUT_TCP ?
 		    sink_tcp__open(&r->tcp, r->o.output, &hello, r->o.retries, r->o.quiet, err,
@@ -438,10 +459,12 @@ static void drain(struct record *r)
 	const struct ring_ops ops = { on_record, write_out, r, r->bounce };
 	bool any = false;
 
+	if (r->o.overwrite)	/* read only at snapshots (recorder/flight.c) */
+		return;
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
 		if (ring__read(&r->el.rings[i], &ops) > 0)
 			any = true;
-	if (any && !r->write_err && !r->o.coalesce_ms) {	/* the coalescer writes its own */
+	if (any && !r->write_err && !coalescing(r)) {	/* the coalescer writes its own */
 		r->rounds++;
 		if (tp_writer__finished_round(&r->w) && !r->write_err)
 			r->write_err = r->w.err;
@@ -450,7 +473,7 @@ static void drain(struct record *r)
 
 static int64_t now_ms(void)
 {
-	struct tp_timespec ts;
+	struct tp_timespec ts = { 0 };	/* LTO's -Wmaybe-uninitialized: the call may fail */
 
 	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
 	return ts.sec * 1000 + ts.nsec / 1000000;
@@ -492,8 +515,10 @@ static void loop(struct record *r)
 			if (left < timeout)
 				timeout = (int)left;
 		}
-		if (r->o.coalesce_ms)
+		if (coalescing(r))
 			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
+		if (r->fl.rotate)
+			timeout = flight__timeout(r, t, timeout);
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
 			char c[16];
@@ -503,10 +528,15 @@ static void loop(struct record *r)
 		}
 		r->wakeups++;
 		drain(r);
-		if (r->o.coalesce_ms && !r->write_err)
+		if (coalescing(r) && !r->write_err)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
 			break;
+		if (r->fl.rotate && flight__due(r, now_ms(), switch_signal)) {
+			switch_signal = 0;
+			if (flight__switch(r))
+				break;
+		}
 		if (r->target == REC_TASKS) {
 			/* every task gone: every ring fd hangs up */
 			unsigned hup = 0;
@@ -531,6 +561,8 @@ static void install_signals(void)
 	sys_signal(TP_SIGHUP, on_signal, 0);
 	sys_signal(TP_SIGCHLD, on_signal, 1);
 	sys_signal(TP_SIGPIPE, TP_SIG_IGN, 1);
+	if (rec.o.switch_output)
+		sys_signal(TP_SIGUSR2, on_signal, 1);
 }
 
 static void closing_line(struct record *r)
@@ -539,7 +571,7 @@ static void closing_line(struct record *r)
 
 	if (r->o.quiet)
 		return;
-	if (r->o.coalesce_ms)
+	if (coalescing(r))
 		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
 			   (unsigned long long)r->co.samples_in,
 			   (unsigned long long)r->co.records_out);
@@ -573,13 +605,16 @@ int cmd_record(int argc, char **argv)
 	 * hands commands its argv shifted by one, and argv[-1] is its argv[0] */
 	r->argv = argv - 1;
 	r->argc = argc + 1;
-	if (parse_events(r))
+	if (parse_events(r) || flight__init(r))
 		return 1;
+	r->fl.ops = (struct ring_ops){ on_record, write_out, r, NULL };
+	r->fl.emit = emit;
 	addr = sys_mmap(NULL, BOUNCE_SIZE, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096)
 		return fail("out of memory");
 	r->bounce = (uint8_t *)addr;
+	r->fl.ops.bounce = r->bounce;
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
 		return fail("out of memory");
@@ -591,7 +626,8 @@ int cmd_record(int argc, char **argv)
 		track__set_root(&r->track, (uint32_t)r->wl.pid);
 		r->root = (uint32_t)r->wl.pid;
 	}
-	if (choose_target(r) || open_events(r) || open_output(r) || synthesize(r))
+	if (choose_target(r) || open_events(r) || open_output(r) ||
+	    (!r->o.overwrite && synthesize(r)))
 		goto out_kill;
 	if (r->target != REC_INHERIT)
 		evlist__enable(&r->el, true);
@@ -608,19 +644,23 @@ int cmd_record(int argc, char **argv)
 out_finish:
 	evlist__enable(&r->el, false);
 	drain(r);
-	if (r->o.coalesce_ms && !r->write_err)
+	if (coalescing(r) && !r->write_err)
 		coalesce__tick(&r->co, now_ms(), true);
 	if (r->wl.pid > 0 && stop_signal)
 		sys_kill(r->wl.pid, TP_SIGTERM);
 	reap(r, true);
 	if (r->o.buildid_all)
 		track__mark_all(&r->track);
+	if (r->o.overwrite && !r->write_err)
+		flight__snapshot(r);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
 	if (e && !r->pipe)
 		tp_writer__salvage(&r->w);
 	evlist__close(&r->el);
 	if (!r->pipe)
 		sys_close(r->out_fd);
+	if (!e && r->fl.rotate)
+		e = flight__name_last(r);
 	{
 		int ce = close_stream(r);
 

@@ -164,7 +164,7 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 	memcpy(name, s, nlen);
 	name[nlen] = 0;
 	colon = strchr(name, ':');
-	if (colon && tracefs__dir()) {
+	if (IS_ENABLED(CONFIG_REC_TRACEPOINTS) && colon && tracefs__dir()) {
 		/* sys:name or sys:glob (a tracing system exists under that name) */
 		struct glob_ctx g = { l, term, tlen, 0 };
 		char *mod = strchr(colon + 1, ':');

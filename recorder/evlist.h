@@ -26,6 +26,7 @@ struct evlist {
 	struct ring rings[REC_MAX_CPUS];
 	unsigned nr_rings;
 	unsigned notes;                 /* EVL_* */
+	bool backward;                  /* --overwrite: read-only write_backward rings */
 };
 
 /* Open every event. 0, or -errno with a one-line explanation in err (what to do included). */

@@ -6,7 +6,7 @@
 static const struct tp_cmd commands[] = {
 	{ "record", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_record : NULL,
 	  "record a profile into perf.data" },
-	{ "list", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_list : NULL,
+	{ "list", IS_ENABLED(CONFIG_REC_LIST) ? cmd_list : NULL,
 	  "list the events this device can record" },
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version and build configuration" },

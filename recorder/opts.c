@@ -14,7 +14,8 @@ struct opt {
 };
 
 enum { F_EVENT, F_FREQ, F_PERIOD, F_G, F_ALL, F_CPU, F_PID, F_TID, F_OUT, F_MMAP, F_DUR,
-       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP, F_BIDCACHE };
+       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP, F_BIDCACHE,
+       F_OVERWRITE, F_SWITCH, F_MAXFILES };
 
 static const struct opt opts[] = {
 	{ 'e', "event", O_STR, F_EVENT },
@@ -33,8 +34,11 @@ static const struct opt opts[] = {
 	{ 0, IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? "buildid-cache" : NULL, O_STR, F_BIDCACHE },
 	{ 'q', "quiet", O_FLAG, F_QUIET },
 	{ 'v', "verbose", O_FLAG, F_VERB },
-	{ 0, "retry", O_U64, F_RETRY },
-	{ 0, "coalesce", O_OPTVAL, F_COALESCE },
+	{ 0, IS_ENABLED(CONFIG_REC_STREAMS) ? "retry" : NULL, O_U64, F_RETRY },
+	{ 0, IS_ENABLED(CONFIG_REC_STREAMS) ? "coalesce" : NULL, O_OPTVAL, F_COALESCE },
+	{ 0, "overwrite", O_FLAG, F_OVERWRITE },
+	{ 0, "switch-output", O_OPTVAL, F_SWITCH },
+	{ 0, "switch-max-files", O_U64, F_MAXFILES },
 	{ 'h', "help", O_FLAG, F_HELP },
 };
 
@@ -44,38 +48,39 @@ void rec_opts__usage(int fd)
 	if (!IS_ENABLED(CONFIG_REC_HELP))
 		return;
 	tp_dprintf(fd,
-		"Record a profile into perf.data (readable by 'perf report' and 'tinyperf report').\n"
-		"  -e, --event EV[,EV..]  events: cpu-clock task-clock page-faults context-switches\n"
-		"                         cpu-migrations cycles instructions cache-misses\n"
-		"                         branch-misses rNNNN sys:name sys:* ('tinyperf list');\n"
-		"                         modifiers :u :k, terms /call-graph=no/ /period=N/ /freq=N/\n"
-		"  -F, --freq HZ          sample frequency (default 4000)\n"
-		"  -c, --count N          sample every N events instead\n"
-		"  -g                     record frame-pointer callchains\n"
-		"  -a, --all-cpus         system-wide, every CPU\n"
-		"  -C, --cpu LIST         only these CPUs (0-3,6)\n"
-		"  -p, --pid PIDS         attach to processes (comma list)\n"
-		"  -t, --tid TIDS         attach to threads (comma list)\n"
-		"  -o, --output FILE      output file (default perf.data); - for stdout (pipe mode);\n"
-		"                         tcp://HOST:PORT, tcp-listen://[ADDR]:PORT or\n"
-		"                         serial:DEV[,BAUD][,text][,frame=N] stream to 'tinyperf\n"
-		"                         recv' on the host (numeric IPv4 or [IPv6]; serial makes\n"
-		"                         DEV raw; text: base64 lines for a console that cannot be\n"
-		"                         raw; N: bytes a frame, 16..240, smaller for noisy lines)\n"
-		"      --retry N          tcp://: try N more times, a second apart, to connect\n"
-		"      --coalesce[=MS]    for slow links: merge samples with the same event, pid,\n"
-		"                         tid, ip and callchain into one per MS ms (default 1000),\n"
-		"                         periods summed (percentages stay right); loses the time\n"
-		"                         and CPU of each merged sample\n"
-		"  -m, --mmap-pages N     ring size in pages per CPU, a power of two (default 128)\n"
-		"      --duration SECS    stop after SECS seconds\n"
-		"  -i, --no-inherit       do not follow the command's children\n"
-		"      --buildid-all      build-ids of every mapped DSO, not only those with samples\n"
-		"  -q, --quiet            no messages but errors\n"
-		"  -v, --verbose          more messages\n");
+		"Record a profile into perf.data (for 'perf report' or 'tinyperf report').\n"
+		"  -e, --event EV[,EV]  cpu-clock task-clock page-faults context-switches cycles\n"
+		"                       instructions cache-misses branch-misses rNNNN%s\n"
+		"                       ('tinyperf list'); :u :k, /call-graph=no/ /period=N/ /freq=N/\n"
+		"  -F, --freq HZ        sample frequency (4000)\n"
+		"  -c, --count N        sample every N events\n"
+		"  -g                   frame-pointer callchains\n"
+		"  -a, --all-cpus       system-wide\n"
+		"  -C, --cpu LIST       only these CPUs (0-3,6)\n"
+		"  -p, --pid PIDS       attach to processes (a,b)\n"
+		"  -t, --tid TIDS       attach to threads (a,b)\n"
+		"  -o, --output FILE    default perf.data; - is stdout (pipe mode)\n",
+		IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? " sys:name sys:*" : "");
+	if (IS_ENABLED(CONFIG_REC_STREAMS))
+		tp_dprintf(fd,
+		"                       tcp://HOST:PORT, tcp-listen://[ADDR]:PORT,\n"
+		"                       serial:DEV[,BAUD][,text][,frame=16..240]: to 'tinyperf recv'\n"
+		"      --retry N        tcp://: N more connects, a second apart\n"
+		"      --coalesce[=MS]  merge like samples per MS ms (1000), periods summed;\n"
+		"                       drops their time and CPU\n");
+	tp_dprintf(fd,
+		"  -m, --mmap-pages N   ring pages per CPU, a power of two (128)\n"
+		"      --duration SECS  stop after SECS seconds\n"
+		"  -i, --no-inherit     do not follow children\n"
+		"      --buildid-all    build-ids of every mapped DSO, not only hit ones\n"
+		"      --overwrite      flight recorder: rings keep the latest, written per snapshot\n"
+		"      --switch-output[=signal|SIZE|TIME]  new file per SIGUSR2, SIZE (100M) or\n"
+		"                       TIME (30s, 5m): OUTPUT.YYYYMMDDHHMMSScc (UTC)\n"
+		"      --switch-max-files N  keep the newest N\n"
+		"  -q, --quiet          errors only\n"
+		"  -v, --verbose        more messages\n");
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE))
-		tp_dprintf(fd, "      --buildid-cache DIR  at the end, hard-link (or copy) the binaries\n"
-			       "                         with samples into the build-id cache DIR\n");
+		tp_dprintf(fd, "      --buildid-cache DIR  link (or copy) the hit binaries into DIR\n");
 }
 
 static int parse_ids(const char *s, int *out, unsigned *nr)
@@ -132,6 +137,13 @@ static int apply(struct rec_opts *o, const struct opt *op, const char *val)
 	case F_NOINH: o->no_inherit = true; return 0;
 	case F_BIDALL: o->buildid_all = true; return 0;
 	case F_BIDCACHE: o->buildid_cache = val; return 0;
+	case F_OVERWRITE: o->overwrite = true; return 0;
+	case F_SWITCH: o->switch_output = val ? val : "signal"; return 0;
+	case F_MAXFILES:
+		if (tp_parse_u64(val, 10, &v) || !v || v > 4096)
+			return -TP_EINVAL;
+		o->switch_max_files = (unsigned)v;
+		return 0;
 	case F_QUIET: o->quiet = true; return 0;
 	case F_VERB: o->verbose++; return 0;
 	case F_RETRY:

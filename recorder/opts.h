@@ -27,6 +27,9 @@ struct rec_opts {
 	bool no_inherit;
 	bool buildid_all;
 	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
+	bool overwrite;         /* --overwrite: flight recorder, rings read at snapshots */
+	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/flight.c) */
+	unsigned switch_max_files; /* --switch-max-files N, 0: keep all */
 	bool quiet;             /* -q */
 	int verbose;            /* -v */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */

@@ -12,8 +12,8 @@ struct rec_bidcache {
 	const char *dir;
 	unsigned added, linked, present, failed;
 	int first_err;
-	bool no_symlinks;		/* the directory takes none: index entries are directories */
-	const char *first_path;		/* what first_err was about (a static buffer's copy) */
+	bool no_symlinks;		/* none possible: index entries are directories */
+	const char *first_path;		/* what first_err was about */
 };
 
 /* One hit DSO, as rec-features.c learns it: a file (its build-id, else its text hash), the

@@ -64,7 +64,7 @@ int rec_features__start(struct record *r)
 	if (!tp_feat__event_desc(&fs.fb, &f, wa, r->spec.nr, PERF_ATTR_SIZE_VER0)) add(&f);
 	if (tp_fbuf__err(&fs.fb))
 		return r->write_err = tp_fbuf__err(&fs.fb);
-	err = tracing_data__build(&fs.td, &r->spec);
+	err = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracing_data__build(&fs.td, &r->spec) : 0;
 	if (err) {
 		tp_dprintf(2, "tinyperf: record: cannot read the tracepoint formats from tracefs: %s: "
 			      "tracepoint fields will not decode on the host\n", tp_strerror(err));
@@ -135,6 +135,11 @@ int rec_features__finish(struct record *r)
 	long addr;
 	int err;
 
+	/* the per-file features go after the base ones, dropped again when the next file
+	 * (--switch-output) reuses the base */
+	size_t base_len = fs.fb.len;
+	unsigned base_n = fs.n;
+
 	if (tp_feat__sample_time(&fs.fb, &f, r->first_time, r->last_time) == 0)
 		add(&f);
 	addr = sys_mmap(NULL, 2 * END_BUF, TP_PROT_READ | TP_PROT_WRITE,
@@ -161,6 +166,10 @@ int rec_features__finish(struct record *r)
 	}
 	err = tp_writer__close(&r->w, fs.f, fs.n);
 	sys_munmap((void *)addr, 2 * END_BUF);
-	tracing_data__free(&fs.td);
+	fs.fb.len = base_len;
+	fs.n = base_n;
+	if (!r->fl.reopen)
+		if (IS_ENABLED(CONFIG_REC_TRACEPOINTS))
+		tracing_data__free(&fs.td);
 	return err;
 }

@@ -6,6 +6,7 @@
 #include "perfdata/writer.h"
 #include "recorder/coalesce.h"
 #include "recorder/events.h"
+#include "recorder/flight.h"
 #include "recorder/evlist.h"
 #include "recorder/opts.h"
 #include "recorder/sinks.h"
@@ -42,6 +43,7 @@ struct record {
 	struct sink_tcp tcp;       /* -o tcp://, tcp-listen:// */
 	struct sink_serial serial; /* -o serial: */
 	struct coalesce co;        /* --coalesce */
+	struct flight fl;          /* --overwrite, --switch-output (recorder/flight.c) */
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;
 	int write_err;             /* first -errno from the sink */

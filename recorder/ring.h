@@ -34,4 +34,11 @@ bool ring__pending(struct ring *r);
  * (the tail is then left where the failed write started, so nothing is skipped silently) */
 long ring__read(struct ring *r, const struct ring_ops *ops);
 
+/* --overwrite (recorder/ring-backward.c): a write_backward ring mapped read-only; read it only
+ * while paused, from the head to the previous read's head or the valid extent after a wrap,
+ * newest record first. Returns bytes read or the first -errno of ->write(). */
+int ring__map_backward(struct ring *r, int fd, unsigned pages, size_t page_size);
+int ring__pause(struct ring *r, bool on);
+long ring__read_backward(struct ring *r, const struct ring_ops *ops);
+
 #endif

@@ -551,6 +551,12 @@ void track__mark_all(struct track *t)
 	dsos__mark_all(&t->dsos);
 }
 
+void track__reset_hits(struct track *t)
+{
+	for (uint32_t i = 0; i < t->dsos.nr; i++)
+		t->dsos.v[i].hit = t->dsos.mark_all && t->dsos.v[i].name;
+}
+
 int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx)
 {
 	for (uint32_t i = 0; i < t->dsos.nr; i++) {

@@ -114,6 +114,9 @@ bool track__in_tree(struct track *t, uint32_t pid);
 /* --buildid-all: every DSO known now or later counts as hit */
 void track__mark_all(struct track *t);
 
+/* a new output file (--switch-output): no DSO hit yet (but every one under --buildid-all) */
+void track__reset_hits(struct track *t);
+
 /* Calls cb for each hit DSO (any name the maps had: paths, "[vdso]", "//anon"... the caller
  * picks what can have a build-id); the kernel is "[kernel.kallsyms]", modules keep the name
  * of their MMAP ("[ext4]"). build_id is NULL unless an MMAP2 carried it. A non-zero return

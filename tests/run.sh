@@ -55,6 +55,7 @@ part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
 part "record on this kernel (x86_64 musl), read by Linux perf" \
 	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"
+part "flight recorder: overwrite, SIGUSR2 snapshots, rotation" "$src/tests/flight/run.sh" "$out/qemu-x86_64-musl/tinyperf"
 part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 	T_NAME=record-x86_64-freestanding RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-x86_64-freestanding/tinyperf" "$2/record-fs"
 	a=$?

@@ -60,7 +60,7 @@ int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct t
 		      bool keep_dwarf);
 void tp_arcplan__release(struct tp_arcplan *p);
 
-/* ---- writing (arcwrite.c) ---- */
+/* ---- writing (tar/write.c) ---- */
 
 enum tp_arccomp {
 	TP_ARC_ZSTD,
@@ -77,7 +77,7 @@ struct tp_arcstats {
 int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arccomp comp,
 		      int level, struct tp_arcstats *st, const struct tp_log *log);
 
-/* ---- unpacking (unpack.c) ---- */
+/* ---- unpacking (tar/unpack.c) ---- */
 
 struct tp_unpack_conf {
 	const char *cache_dir;		/* the build-id cache to fill */

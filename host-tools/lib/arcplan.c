@@ -19,7 +19,7 @@ struct plan {
 	struct tp_symbolizer *sym;
 	const struct tp_symconf *conf;
 	const struct tp_log *log;
-	char **keys;			/* entries packed, by key string: a DSO twice is packed once */
+	char **keys;			/* entries packed (a DSO twice is packed once) */
 	size_t n_keys;
 	bool keep_dwarf;
 };

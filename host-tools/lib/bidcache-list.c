@@ -49,8 +49,8 @@ static void scan_entry(struct tp_bidentry *e)
 	if (!fstat(dirfd(d), &st) && st.st_mtime > e->last_used)
 		e->last_used = st.st_mtime;	/* when a file last joined it */
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode))
+		if (de->d_name[0] == '.' ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		for (unsigned k = 0; k < TP_BID_NR; k++)
 			if (!strcmp(de->d_name, tp_bidkind_name(k)))

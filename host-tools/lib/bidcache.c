@@ -92,7 +92,9 @@ int tp_bidkey__parse(struct tp_bidkey *k, const char *s)
 
 void tp_bidkey__trim(struct tp_bidkey *k)
 {
-	/* only the padding perf adds up to 20 bytes; a 20-byte SHA1 is never cut */
+	/* perf's records without a size pad 16- and 8-byte ids to 20 bytes with zeros; a SHA1
+	 * is cut only if it ends in four zero bytes (one in four billion), and then the
+	 * symbolizer still accepts the file (it compares with the padding) */
 	if (k->build_id_len != 20)
 		return;
 	while (k->build_id_len > 8 && !k->build_id[k->build_id_len - 1] &&
@@ -196,12 +198,16 @@ int tp_bidcache__open(struct tp_bidcache **out, const char *dir, const struct tp
 		goto out_free;
 	}
 	c->dir_len = strlen(c->dir);
-	if (tp_path_fmt(lock, sizeof(lock), "%s/.tinyperf", c->dir) ||
-	    tp_fs__mkdirs(lock) || strlen(lock) + 6 >= sizeof(lock)) {
-		err = bidcache__fail(c, -errno ? -errno : -EINVAL, "cannot create", lock);
+	err = tp_path_fmt(lock, sizeof(lock), "%s/.tinyperf/lock", c->dir) ? -ENAMETOOLONG : 0;
+	if (!err) {
+		*strrchr(lock, '/') = '\0';
+		err = tp_fs__mkdirs(lock);
+		lock[strlen(lock)] = '/';
+	}
+	if (err) {
+		err = bidcache__fail(c, err, "cannot create", lock);
 		goto out_free;
 	}
-	strcat(lock, "/lock");
 	c->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (c->lock_fd < 0) {
 		err = bidcache__fail(c, -errno, "cannot open", lock);

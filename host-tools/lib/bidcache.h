@@ -58,7 +58,7 @@ struct tp_bidkey {
 int tp_bidkey__str(const struct tp_bidkey *k, char *buf, size_t size);
 /* a build-id in hex (2..128 digits, any case) or "text-<16 hex>": 0 or -TP_ERR_INVAL */
 int tp_bidkey__parse(struct tp_bidkey *k, const char *s);
-/* perf pads ids shorter than 20 bytes with zeros in its records: drop that padding */
+/* perf pads ids shorter than 20 bytes with zeros in records without a size: drop that */
 void tp_bidkey__trim(struct tp_bidkey *k);
 
 /* Paths by layout, for readers that need no cache object (the symbolizer):
@@ -119,7 +119,7 @@ struct tp_bidentry {
 };
 
 /* every entry reachable from an index link, newest use first: 0 and *out (free with
- * tp_bidentries__free), *n. Dangling links are removed on the way. */
+ * tp_bidentries__free), *n. Links that lead nowhere are skipped (trim and purge remove them). */
 int tp_bidcache__list(struct tp_bidcache *c, struct tp_bidentry **out, size_t *n);
 void tp_bidentries__free(struct tp_bidentry *e, size_t n);
 

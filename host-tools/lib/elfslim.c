@@ -107,7 +107,8 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 
 		/* a debug file's segments keep their sizes but not their bytes: only the ones
 		 * with content must lie before the cut */
-		if (!gelf_getphdr(elf, (int)i, &ph) || (ph.p_filesz && ph.p_offset + ph.p_filesz > cut))
+		if (!gelf_getphdr(elf, (int)i, &ph) ||
+		    (ph.p_filesz && ph.p_offset + ph.p_filesz > cut))
 			goto out;
 	}
 	for (size_t i = 1; i < n; i++)

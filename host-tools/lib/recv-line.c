@@ -33,6 +33,7 @@ struct tp_recv_line {
 	uint8_t *pending;
 	size_t pending_len;
 	uint64_t pending_frames, pending_lost;	/* frames seen, lost (or dropped) meanwhile */
+	uint64_t pending_recovered;		/* of them, recovered from console text */
 	uint16_t dseq;			/* the last DATA frame taken */
 	bool have_dseq;
 	bool in_sync;			/* ... and fed up to its end */
@@ -53,7 +54,7 @@ static void finish(struct tp_recv_line *l, const char *why)
 	l->head_done = false;
 	l->head_total = l->head_have = 0;
 	l->pending_len = 0;
-	l->pending_frames = l->pending_lost = 0;
+	l->pending_frames = l->pending_lost = l->pending_recovered = 0;
 	l->have_dseq = false;
 	l->in_sync = false;
 }
@@ -109,6 +110,7 @@ static void try_start(struct tp_recv_line *l)
 	info = tp_recv_sess__info(l->sess);
 	info->frames = l->pending_frames;
 	info->frames_lost = l->pending_lost;
+	info->frames_recovered = l->pending_recovered;
 	nl++;
 	tp_recv_sess__feed(l->sess, nl, (size_t)(l->head + l->head_total - nl));
 	while (off + 2 <= l->pending_len) {
@@ -196,6 +198,7 @@ static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
 	if (!l->sess) {
 		l->pending_frames++;
 		l->pending_lost += lost;
+		l->pending_recovered += f->recovered;
 		if (f->type == TP_FRAME_DATA)
 			queue(l, f->payload, f->len);
 		if (f->type == TP_FRAME_END)
@@ -205,6 +208,7 @@ static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
 	info = tp_recv_sess__info(l->sess);
 	info->frames++;
 	info->frames_lost += lost;
+	info->frames_recovered += f->recovered;
 	if (f->type == TP_FRAME_DATA) {
 		data(l, f->payload, f->len);
 	} else if (f->type == TP_FRAME_END) {

@@ -38,6 +38,8 @@ struct tp_recv_info {
 	uint64_t bytes;			/* stream bytes taken */
 	uint64_t records, samples;	/* written to the file */
 	uint64_t frames, frames_lost;	/* serial: frames kept, frames missing */
+	uint64_t frames_recovered;	/* serial: of the kept, frames that had console text
+					 * (printk) spliced into them, taken out */
 	uint64_t resyncs;		/* times the stream was picked up after a loss */
 };
 

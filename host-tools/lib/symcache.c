@@ -34,6 +34,18 @@ typedef char *demangle_fn(const char *name, char *buf, size_t *len, int *status)
  * an mmap or exec in one process leaves the others' entries alone. */
 #define L1_SIZE 4096
 
+/* Behind it, (DSO, address) -> frame for the addresses every process of a program shares:
+ * a new process (a fork, a compiler run) starts with an empty L1 line but a warm L2. */
+#define L2_SIZE 16384
+
+struct l2_ent {
+	const struct tp_dso *dso;
+	uint64_t addr;
+	bool used;
+	struct tp_frame f;
+	uint64_t off;
+};
+
 struct l1_ent {
 	const void *proc;		/* NULL for kernel addresses */
 	uint64_t ip;
@@ -53,6 +65,7 @@ struct tp_symcache {
 	void *libcxx;
 	uint32_t cur_dso;		/* gets the symbolizer's warnings, NONE */
 	struct l1_ent *l1;
+	struct l2_ent *l2;
 	uint32_t gen;			/* the last generation handed out */
 	uint32_t kernel_gen;
 	struct pid_gen {
@@ -141,9 +154,10 @@ int tp_symcache__new(struct tp_symcache **out, struct tp_session *s,
 	c->sym = tp_symbolizer__new(&sc);
 	c->dsos = calloc(1, sizeof(*c->dsos));
 	c->l1 = calloc(L1_SIZE, sizeof(*c->l1));
+	c->l2 = calloc(L2_SIZE, sizeof(*c->l2));
 	c->gen = c->kernel_gen = c->last_gen = 1;
 	c->last_pid = INT32_MIN;
-	if (!c->sym || !c->dsos || !c->l1) {
+	if (!c->sym || !c->dsos || !c->l1 || !c->l2) {
 		tp_symcache__delete(c);
 		return -TP_ERR_NOMEM;
 	}
@@ -162,6 +176,7 @@ void tp_symcache__delete(struct tp_symcache *c)
 		free(c->owned[i]);
 	free(c->owned);
 	free(c->l1);
+	free(c->l2);
 	free(c->pid_gens);
 	tp_htab__free(&c->pid_gen_idx);
 	free(c->dsos);
@@ -538,10 +553,18 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 {
 	struct addr_key k = { c, loc->addr, 0 };
 	struct tp_csym s = { .addr = loc->addr };
+	struct l2_ent *e = &c->l2[tp_hash2(loc->addr, (uintptr_t)loc->dso) & (L2_SIZE - 1)];
 	struct tp_hslot *slot;
 	uint32_t id = 0, hv;
 	int err;
 
+	s.level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
+	if (e->used && e->dso == loc->dso && e->addr == loc->addr) {
+		*f = e->f;
+		f->level = s.level;
+		*off = e->off;
+		return 0;
+	}
 	if (loc->dso) {
 		err = dso_id(c, loc->dso, &id);
 		if (err)
@@ -549,7 +572,6 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 		if (c->dsos[id].identity && loc->map)
 			k.addr = s.addr = loc->addr - loc->map->pgoff + loc->map->start;
 	}
-	s.level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
 	k.dso_lvl = id << 8 | (id ? 0 : (uint8_t)s.level);
 	hv = tp_hash2(k.addr, k.dso_lvl);
 	if (tp_htab__reserve(&c->addr_idx))
@@ -583,6 +605,8 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 	f->dso = id;
 	f->level = s.level;
 	*off = c->addrs[slot->idx - 1].off;
+	if (id && !c->dsos[id].identity)	/* (JIT maps: the same offset, other ips) */
+		*e = (struct l2_ent){ loc->dso, loc->addr, true, *f, *off };
 	return 0;
 }
 
@@ -758,7 +782,12 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 				case PERF_CONTEXT_GUEST_KERNEL: cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
 				case PERF_CONTEXT_GUEST_USER: cpumode = PERF_RECORD_MISC_GUEST_USER; break;
 				case PERF_CONTEXT_USER_DEFERRED: i++; break;	/* then a cookie */
-				default: break;
+				case PERF_CONTEXT_GUEST: break;
+				default:
+					/* as perf: a stack with a bogus context marker (a -1
+					 * read off the user stack ...) is thrown away whole */
+					ch->nr = 0;
+					return TP_CHAIN_CORRUPT;
 				}
 				continue;
 			}

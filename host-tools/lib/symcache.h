@@ -66,7 +66,9 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 			 uint64_t *off);
 /* A sample's stack: its callchain (PERF_CONTEXT_* markers applied), led by the sample's ip
  * if the callchain does not start there; just the ip without a callchain. loc is where the
- * session put the ip. 0 or -TP_ERR_NOMEM. */
+ * session put the ip. 0, TP_CHAIN_CORRUPT (an unknown context marker: the stack is left
+ * empty, as perf drops it) or -TP_ERR_NOMEM. */
+#define TP_CHAIN_CORRUPT 1
 int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 		       const struct tp_thread *t, const struct tp_loc *loc, struct tp_chain *ch);
 void tp_chain__release(struct tp_chain *ch);

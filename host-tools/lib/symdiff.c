@@ -91,7 +91,8 @@ int tp_symdiff(const struct tp_dentry *old, size_t n_old, uint64_t total_old,
 			row->samples[1] += b[j]->samples;
 		}
 		for (int s = 0; s < 2; s++)
-			row->pct[s] = total[s] ? 100.0 * (double)row->weight[s] / (double)total[s] : 0;
+			row->pct[s] = total[s] ? 100.0 * (double)row->weight[s] / (double)total[s]
+					       : 0;
 		row->delta = row->pct[1] - row->pct[0];
 		nr++;
 	}

@@ -164,6 +164,101 @@ static void test_ring(void)
 	      "ring: a failed write keeps the data unconsumed", "got %ld", got);
 }
 
+/* ---- simulated backward (--overwrite) ring ---- */
+
+static uint64_t bk_next;	/* the seq the next record read must carry (newest first) */
+static bool bk_ok = true;
+static unsigned bk_seen;
+
+/* the "kernel" of a write_backward ring: head moves down, the record goes at the new head */
+static void kwrite_back(struct ring *r, uint32_t size, uint64_t seq)
+{
+	volatile struct perf_event_mmap_page *pg = r->page;
+	uint64_t head = pg->data_head - size;
+	uint8_t rec[512];
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)size };
+
+	memset(rec, (int)(seq & 0xff), size);
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, &seq, 8);
+	for (uint32_t i = 0; i < size; i++)
+		r->data[(head + i) & (r->size - 1)] = rec[i];
+	pg->data_head = head;
+}
+
+static bool on_back(void *ctx, const struct perf_event_header *h)
+{
+	uint64_t seq;
+
+	(void)ctx;
+	memcpy(&seq, (const char *)h + 8, 8);
+	if (seq != bk_next)
+		bk_ok = false;
+	bk_next = seq - 1;
+	for (unsigned i = 16; i < h->size; i++)
+		if (((const uint8_t *)h)[i] != (uint8_t)(seq & 0xff))
+			bk_ok = false;
+	bk_seen++;
+	return true;
+}
+
+static uint32_t bk_size(uint64_t seq)
+{
+	return 16 + 8 * (uint32_t)((seq * 13) % 60);
+}
+
+static void test_ring_backward(void)
+{
+	struct ring r;
+	struct ring_ops ops = { on_back, on_write, NULL, bounce };
+	uint64_t seq = 1, bytes;
+	unsigned want;
+	long got;
+
+	memset(mem, 0, sizeof(mem));
+	memset(&r, 0, sizeof(r));
+	r.page = (volatile struct perf_event_mmap_page *)mem;
+	r.data = (uint8_t *)mem + PAGE;
+	r.size = PAGES * PAGE;
+
+	/* not wrapped: every record, newest first, stopping at never-written space */
+	for (unsigned i = 0; i < 5; i++, seq++)
+		kwrite_back(&r, bk_size(seq), seq);
+	out_len = 0, bk_seen = 0, bk_next = seq - 1;
+	got = ring__read_backward(&r, &ops);
+	check(bk_ok && bk_seen == 5 && (uint64_t)got == out_len,
+	      "ring-backward: first snapshot, newest first", "seen %u of 5, ok %d", bk_seen, bk_ok);
+
+	/* the next snapshot stops at the previous one's head */
+	for (unsigned i = 0; i < 3; i++, seq++)
+		kwrite_back(&r, bk_size(seq), seq);
+	out_len = 0, bk_seen = 0, bk_next = seq - 1;
+	ring__read_backward(&r, &ops);
+	check(bk_ok && bk_seen == 3, "ring-backward: second snapshot only the new records",
+	      "seen %u of 3", bk_seen);
+
+	/* wrapped several times: the newest records that fit whole in one ring size, the
+	 * straddlers intact */
+	for (unsigned i = 0; i < 400; i++, seq++)
+		kwrite_back(&r, bk_size(seq), seq);
+	want = 0;
+	bytes = 0;
+	for (uint64_t q = seq - 1; bytes + bk_size(q) <= r.size; q--, want++)
+		bytes += bk_size(q);
+	out_len = 0, bk_seen = 0, bk_next = seq - 1;
+	got = ring__read_backward(&r, &ops);
+	check(bk_ok && bk_seen == want && (uint64_t)got == bytes && out_len == bytes,
+	      "ring-backward: wrapped ring read to its valid extent (incl. straddlers)",
+	      "seen %u of %u, %ld bytes of %llu, ok %d", bk_seen, want, got,
+	      (unsigned long long)bytes, bk_ok);
+	check((uint64_t)0 - r.page->data_head > 4 * r.size, "ring-backward: head wrapped",
+	      "head only %llu below 0", (unsigned long long)((uint64_t)0 - r.page->data_head));
+	out_len = 0, bk_seen = 0;
+	got = ring__read_backward(&r, &ops);
+	check(got == 0 && bk_seen == 0, "ring-backward: nothing new after a snapshot",
+	      "read %ld", got);
+}
+
 /* ---- writer into memory ---- */
 
 static uint8_t wbuf[65536];
@@ -240,6 +335,7 @@ int main(int argc, char **argv, char **envp)
 	(void)argv;
 	(void)envp;
 	test_ring();
+	test_ring_backward();
 	test_writer(false);
 	test_writer(true);
 	tp_dprintf(1, "test-dev: %u passed, %u failed\n", passed, failed);

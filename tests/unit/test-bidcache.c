@@ -100,7 +100,7 @@ static void test_keys(void)
 	EXPECT(&c, "perf's zero padding of an 8-byte id dropped", 8, k.build_id_len);
 	k = key_of(1);
 	tp_bidkey__trim(&k);
-	EXPECT(&c, "a full SHA1 is never cut", 20, k.build_id_len);
+	EXPECT(&c, "a SHA1 not ending in zeros is kept whole", 20, k.build_id_len);
 	case_end(&c);
 }
 

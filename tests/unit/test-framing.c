@@ -19,6 +19,8 @@ struct got {
 	uint32_t lost[MAX_GOT];
 	size_t len[MAX_GOT];
 	uint8_t first[MAX_GOT];		/* first payload byte, to tell frames apart */
+	uint32_t crc[MAX_GOT];		/* of the payload */
+	bool recovered[MAX_GOT];
 	char text[16384];
 	size_t text_len;
 };
@@ -34,6 +36,8 @@ static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
 	g->lost[g->n] = lost;
 	g->len[g->n] = f->len;
 	g->first[g->n] = f->len ? f->payload[0] : 0;
+	g->crc[g->n] = tp_crc32(0, f->payload, f->len);
+	g->recovered[g->n] = f->recovered;
 	g->n++;
 }
 
@@ -254,7 +258,7 @@ static void test_corruption(bool text, unsigned permille)
 	char name[128];
 	struct tcase c;
 	static uint8_t stream[1 << 20];
-	static bool damaged[2000];
+	static bool damaged[2000], delim_only[2000];
 	size_t slen = 0;
 	unsigned nframes = 1500, ndamaged = 0, last_intact = 0;
 	uint8_t buf[2048];
@@ -267,12 +271,15 @@ static void test_corruption(bool text, unsigned permille)
 		int n = make_frame(buf, sizeof(buf), i, text);
 
 		damaged[i] = false;
+		delim_only[i] = !text;
 		for (int k = 0; k < n; k++) {
 			if (rnd() % 1000 < permille) {
 				uint8_t x = (uint8_t)(1 + rnd() % 255);
 
 				buf[k] ^= x;
 				damaged[i] = true;
+				if (k && k != n - 1)
+					delim_only[i] = false;
 			}
 		}
 		if (!damaged[i])
@@ -296,16 +303,28 @@ static void test_corruption(bool text, unsigned permille)
 		off += k;
 	}
 	tp_deframer__end(&dec);
-	printf("  (%u of %u frames damaged, %" PRIu64 " bad chunks, %" PRIu64 " text bytes)\n", ndamaged, last_intact + 1, dec.st.bad, dec.st.text_bytes);
-	EXPECT(&c, "frames lost = frames damaged (before the last intact one)", ndamaged,
-	       dec.st.lost);
-	EXPECT(&c, "frames kept = frames intact", last_intact + 1 - ndamaged, got.n);
+	printf("  (%u of %u frames damaged, %" PRIu64 " of them recovered, %" PRIu64
+	       " bad chunks, %" PRIu64 " text bytes)\n", ndamaged, last_intact + 1,
+	       dec.st.recovered, dec.st.bad, dec.st.text_bytes);
+	/* a frame whose only damage is a delimiter turned into text ('\n', or a byte with a
+	 * console line after it) is intact inside: recovering it is right, anything else not */
+	for (unsigned k = 0; k < got.n; k++) {
+		if (damaged[got.seq[k]])
+			EXPECT_TRUE(&c, "a recovered frame had only its delimiters damaged",
+				    got.recovered[k] && delim_only[got.seq[k]]);
+		else
+			EXPECT_TRUE(&c, "an intact frame is not 'recovered'", !got.recovered[k]);
+	}
+	EXPECT(&c, "frames lost = frames damaged (before the last intact one), less recovered",
+	       ndamaged - dec.st.recovered, dec.st.lost);
+	EXPECT(&c, "frames kept = frames intact and recovered",
+	       last_intact + 1 - ndamaged + dec.st.recovered, got.n);
 	{
 		unsigned k = 0;
 		uint32_t lost = 0;
 
 		for (unsigned i = 0; i <= last_intact; i++) {
-			if (damaged[i]) {
+			if (damaged[i] && !(k < got.n && got.seq[k] == i && got.recovered[k])) {
 				lost++;
 				continue;
 			}
@@ -331,7 +350,7 @@ static void test_delimiters(void)
 	na = make_frame(a, sizeof(a), 1, false);
 	nb = make_frame(b, sizeof(b), 2, false);
 	nd = make_frame(d, sizeof(d), 3, false);
-	a[na - 1] = 'x';			/* frame 1's closing 00 */
+	a[na - 1] = 0x01;			/* frame 1's closing 00 (to text, see below) */
 	b[nb / 2] = 0;				/* a 00 in the middle of frame 2 */
 	tp_deframer__feed(&dec, a, (size_t)na);
 	tp_deframer__feed(&dec, "text\n", 5);
@@ -341,6 +360,16 @@ static void test_delimiters(void)
 	EXPECT(&c, "it is frame 3", 3, got.seq[0]);
 	EXPECT(&c, "2 lost before it (and frame 0, never sent)", 3, got.lost[0]);
 	EXPECT_TRUE(&c, "bad chunks counted", dec.st.bad >= 2);
+	EXPECT(&c, "nothing recovered", 0, dec.st.recovered);
+	/* a closing 00 turned into text, console text after it: the frame itself is intact */
+	dec_init();
+	a[na - 1] = 'x';
+	tp_deframer__feed(&dec, a, (size_t)na);
+	tp_deframer__feed(&dec, "text\n", 5);
+	tp_deframer__feed(&dec, d, (size_t)nd);
+	EXPECT(&c, "a closing 00 turned to text before a line: both frames", 2, got.n);
+	EXPECT(&c, "the first recovered", 1, got.recovered[0]);
+	EXPECT(&c, "the garbled delimiter goes with the text", 0, strcmp(got.text, "xtext\n"));
 	case_end(&c);
 }
 
@@ -425,6 +454,136 @@ static void test_text_paths(void)
 	case_end(&c);
 }
 
+/* ---- console text spliced into frames (printk on a UART shared with the kernel console) ---- */
+
+static const char kline[] = "[   12.345678] some message\r\n";
+
+/* frame i with text pieces inserted at byte offsets of its wire form (between its
+ * delimiters); pieces in order of offset */
+static size_t spliced(uint8_t *out, unsigned i, const size_t *at, const char *const *piece,
+		      int np, uint32_t *payload_crc, bool text_payload)
+{
+	uint8_t buf[600], payload[300];
+	size_t len = 20 + (i * 53) % 260, o = 0, from = 0;
+	int n;
+
+	for (size_t k = 0; k < len; k++)
+		payload[k] = (uint8_t)(k ? rnd() : i);
+	if (i % 3 == 0 && text_payload)	/* looking like text, as strings in a recording do */
+		for (size_t k = 1; k < len; k++)
+			payload[k] = (uint8_t)(' ' + rnd() % 95);
+	*payload_crc = tp_crc32(0, payload, len);
+	n = tp_frame__encode(buf, sizeof(buf), TP_FRAME_DATA, (uint16_t)i, payload, len);
+	for (int p = 0; p < np; p++) {
+		/* after the opening 00 up to the closing one; (size_t)-1: right before that */
+		size_t a = at[p] == (size_t)-1 ? (size_t)n - 1 : 1 + at[p] % (size_t)(n - 1);
+
+		if (a < from)
+			a = from;
+		memcpy(out + o, buf + from, a - from);
+		o += a - from;
+		memcpy(out + o, piece[p], strlen(piece[p]));
+		o += strlen(piece[p]);
+		from = a;
+	}
+	memcpy(out + o, buf + from, (size_t)n - from);
+	return o + (size_t)n - from;
+}
+
+static void test_splice(void)
+{
+	struct tcase c = case_begin("decoder: kernel lines spliced into frames are taken out, "
+				    "the frames recovered");
+	const char *one[] = { kline }, *two[] = { kline, "[   12.400001] another one\n" };
+	const char *split[] = { "[   12.345678] some mes", "sage\r\n" };
+	uint8_t out[2048];
+	char expect[256];
+	uint32_t pcrc;
+	unsigned i = 0;
+
+	/* start, middle, end, two lines, one line in two pieces (inside, and at both ends) */
+	for (int where = 0; where < 6; where++) {
+		for (unsigned rep = 0; rep < 40; rep++, i++) {
+			size_t at[2], n;
+			const char *const *pc = one;
+			int np = 1;
+
+			dec_init();
+			switch (where) {
+			case 0: at[0] = 0; break;			/* right after the 00 */
+			case 1: at[0] = 3 + rnd() % 400; break;		/* anywhere inside */
+			case 2: at[0] = (size_t)-1; break;		/* right before the 00 */
+			case 3: at[0] = 3 + rnd() % 100; at[1] = at[0] + 5 + rnd() % 100;
+				pc = two; np = 2; break;
+			case 4: case 5:
+				at[0] = where == 4 ? 2 + rnd() % 80 : 0;
+				at[1] = where == 4 ? at[0] + 3 + rnd() % 100 : (size_t)-1;
+				pc = split; np = 2; break;
+			}
+			/* a line cut in two is found in frames of binary data; in frames full of
+			 * text-looking bytes, where either piece's ends are, is too many guesses */
+			n = spliced(out, i, at, pc, np, &pcrc, where < 4);
+			tp_deframer__feed(&dec, out, n);
+			tp_deframer__end(&dec);
+			snprintf(expect, sizeof(expect), "%s%s", pc[0], np > 1 ? pc[1] : "");
+			EXPECT(&c, "the frame arrives", 1, got.n);
+			EXPECT(&c, "its seq", (uint16_t)i, got.seq[0]);
+			EXPECT(&c, "its payload", pcrc, got.crc[0]);
+			EXPECT(&c, "counted as recovered", 1, dec.st.recovered);
+			EXPECT(&c, "marked as recovered", 1, got.recovered[0]);
+			EXPECT(&c, "nothing bad", 0, dec.st.bad);
+			EXPECT(&c, "the text comes back, in order", 0, strcmp(got.text, expect));
+			if (c.failed) {
+				printf("  (case %d, repetition %u)\n", where, rep);
+				break;
+			}
+		}
+	}
+	case_end(&c);
+}
+
+/* Frames damaged inside (1 to 3 bytes), half of them with a kernel line spliced in too, and
+ * text between them: recovery must not turn any of them into a frame. */
+static void test_no_false_recovery(void)
+{
+	struct tcase c = case_begin("decoder: 20000 damaged frames with console text in and "
+				    "around them: no false recovery");
+	static uint8_t out[2048];
+	uint8_t buf[600], payload[300];
+	uint64_t text = 0;
+
+	dec_init();
+	for (unsigned i = 0; i < 20000; i++) {
+		size_t len = 1 + rnd() % 280, o = 0, at;
+		int n, nd = 1 + (int)(rnd() % 3);
+
+		for (size_t k = 0; k < len; k++)
+			payload[k] = (uint8_t)(i % 2 ? ' ' + rnd() % 95 : rnd());
+		n = tp_frame__encode(buf, sizeof(buf), TP_FRAME_DATA, (uint16_t)i, payload, len);
+		for (int k = 0; k < nd; k++)		/* inside: both delimiters stay */
+			buf[1 + rnd() % (unsigned)(n - 2)] ^= (uint8_t)(1 + rnd() % 255);
+		at = 1 + rnd() % (unsigned)(n - 1);
+		memcpy(out, buf, at);
+		o = at;
+		if (rnd() % 2) {
+			memcpy(out + o, kline, sizeof(kline) - 1);
+			o += sizeof(kline) - 1;
+			text += sizeof(kline) - 1;
+		}
+		memcpy(out + o, buf + at, (size_t)n - at);
+		o += (size_t)n - at;
+		tp_deframer__feed(&dec, out, o);
+		if (i % 4 == 0)
+			tp_deframer__feed(&dec, "[    1.000000] between\n", 23);
+	}
+	tp_deframer__end(&dec);
+	printf("  (%" PRIu64 " bad chunks, %" PRIu64 " text bytes)\n", dec.st.bad, dec.st.text_bytes);
+	EXPECT(&c, "no frame", 0, got.n);
+	EXPECT(&c, "none recovered", 0, dec.st.recovered);
+	EXPECT_TRUE(&c, "damage counted", dec.st.bad >= 20000);
+	case_end(&c);
+}
+
 int main(void)
 {
 	test_crc();
@@ -439,5 +598,7 @@ int main(void)
 	test_delimiters();
 	test_sequence();
 	test_text_paths();
+	test_splice();
+	test_no_false_recovery();
 	return check_summary("test-framing");
 }

@@ -139,7 +139,8 @@ static int add_member(struct unpack *u, const char *name, char *path, char *targ
 
 static int by_tree_path(const void *a, const void *b)
 {
-	const struct member *x = *(const struct member *const *)a, *y = *(const struct member *const *)b;
+	const struct member *x = *(const struct member *const *)a;
+	const struct member *y = *(const struct member *const *)b;
 
 	return x->tree != y->tree ? (int)x->tree - (int)y->tree : strcmp(x->path, y->path);
 }
@@ -204,7 +205,7 @@ static int check_one(struct unpack *u, struct archive_entry *e, bool *has_debug)
 		target = normalize(hl);
 		if (!target) {
 			free(path);
-			return refuse(u, name, "is a hard link to an absolute path or through '..'");
+			return refuse(u, name, "is a hard link to an absolute path or via '..'");
 		}
 	} else if (type == AE_IFREG) {
 		k = K_FILE;
@@ -255,16 +256,16 @@ static int classify(struct unpack *u, bool has_debug)
 		} else if (!u->perf_layout) {
 			m->tree = TREE_DATA;
 			if (m->kind != K_FILE || strchr(m->path, '/'))
-				return refuse(u, m->name, "is outside .debug/ and not a recording at the "
-					      "top of the archive");
+				return refuse(u, m->name, "is outside .debug/ and not a "
+					      "recording at the top of the archive");
 			snprintf(buf, sizeof(buf), "%s/%s", data, m->path);
 			if (!u->conf->force && !lstat(buf, &st))
-				return refuse(u, m->name, "would replace an existing file (use --force, "
-					      "or unpack elsewhere with --data-dir)");
+				return refuse(u, m->name, "would replace an existing file (use "
+					      "--force, or unpack elsewhere with --data-dir)");
 		}
 		if (m->kind == K_SYMLINK && !target_ok(m->target, m->path))
-			return refuse(u, m->name, "is a symlink whose target leaves the directory it "
-				      "is unpacked to (or is not of the form ../../name)");
+			return refuse(u, m->name, "is a symlink whose target leaves the "
+				      "directory it is unpacked to (or is not of the form ../../name)");
 		if (m->kind == K_HARDLINK) {
 			bool found = false;
 
@@ -272,8 +273,8 @@ static int classify(struct unpack *u, bool has_debug)
 				found = u->m[j].kind == K_FILE && u->m[j].tree == m->tree &&
 					!strcmp(u->m[j].path, m->target);
 			if (!found)
-				return refuse(u, m->name, "is a hard link to no earlier file of the "
-					      "archive");
+				return refuse(u, m->name, "is a hard link to no earlier file of "
+					      "the archive");
 		}
 	}
 	return check_under_links(u);

@@ -1,5 +1,7 @@
 /* Writing an archive plan as one compressed tar with libarchive: pax format (long paths),
- * zstd (several threads where libarchive can) or gzip, to a temporary name renamed at the end. */
+ * zstd (several threads where libarchive can) or gzip, to a temporary name renamed at the end.
+ * lib/tar/ holds the host library's only libarchive users, so that what links the rest
+ * without -larchive (the fuzz targets) still links. */
 #define _GNU_SOURCE
 #include <archive.h>
 #include <archive_entry.h>

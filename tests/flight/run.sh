@@ -1,0 +1,141 @@
+#!/bin/sh
+# Flight recorder: --overwrite rings snapshotted on SIGUSR2 into --switch-output files, each
+# read by Linux perf as a file of its own (the then-active phase on top, build-ids listed),
+# --switch-max-files keeping the newest, and a soak with process churn whose RSS stays flat.
+#   run.sh TINYPERF [WORKDIR]      (FLIGHT_SOAK_SECS: soak length, default 60)
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+T_NAME=${T_NAME:-flight}
+. "$src/tests/lib.sh"
+tp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=${2:-$(mktemp -d)}
+soak=${FLIGHT_SOAK_SECS:-60}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+wl=$work/wl
+"$src/tests/workloads/build.sh" "$wl" >/dev/null || { fail "build workloads"; done_tests; exit 1; }
+command -v perf >/dev/null || { fail "Linux perf not installed"; done_tests; exit 1; }
+
+# start_rec DIR ARGS...: tinyperf record in DIR (output DIR/perf.data.*), $rec its pid; waits
+# until it writes (its signal handlers are in place before it opens the file)
+start_rec() {
+	d=$1; shift
+	rm -rf "$d"; mkdir -p "$d"
+	(cd "$d" && exec "$tp" record -o perf.data "$@" 2>"$d/rec.err") &
+	rec=$!
+	i=0
+	while [ ! -e "$d/perf.data.tmp" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3
+}
+
+# stop_rec: SIGINT, wait; $rc its exit status
+stop_rec() {
+	kill -INT "$rec"
+	wait "$rec"
+	rc=$?
+}
+
+phase() { cut -d' ' -f1 "$work/phase" 2>/dev/null; }
+
+# wait for the next phase change, then 2.2 s into the phase (the rings hold ~1.3 s at
+# -F 1000 -m 16): the phase that must be on top of a snapshot taken now
+late_in_next_phase() {
+	p0=$(phase); i=0
+	while [ "$(phase)" = "$p0" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	sleep 2.2
+	phase
+}
+
+# peer_check FILE WANT: perf reads FILE (no warning but lost chunks, which say how many
+# records the kernel dropped while the ring was paused), WANT tops the workload's symbols,
+# the build-ids are listed
+peer_check() {
+	f=$1 want=$2 n=$(basename "$1")
+	perf report --stdio --no-children -i "$f" --comms phases --sort sym >"$f.report" 2>"$f.report.err"
+	prc=$?
+	warn=$(grep -v -e '^Warning:$' -e 'lost [0-9]* chunks' -e 'Check IO/CPU overload' \
+		-e '^$' "$f.report.err" | head -n1)
+	top=$(grep -E '^ +[0-9.]+%' "$f.report" | head -n1 | awk '{print $NF}')
+	if [ $prc -ne 0 ] || [ -n "$warn" ]; then
+		fail "$n: perf report exited $prc: ${warn:-no output}"
+	elif [ "$top" != "$want" ]; then
+		fail "$n: expected $want on top (the phase active at the snapshot), got '$top': $(grep -E '^ +[0-9.]+%' "$f.report" | head -n3 | tr -s ' ' | tr '\n' '|')"
+	else
+		ok "$n: read by perf, $want on top"
+	fi
+	ids=$(perf buildid-list -i "$f" 2>/dev/null)
+	if echo "$ids" | grep -q "$wl/phases" && echo "$ids" | grep -q 'kernel.kallsyms'; then
+		ok "$n: build-ids of the workload and the kernel listed"
+	else
+		fail "$n: build-ids: expected $wl/phases and [kernel.kallsyms], got: $(echo "$ids" | tr '\n' '|')"
+	fi
+}
+
+# ---- 3 x SIGUSR2 in different phases, then SIGINT: four files ----
+rm -f "$work/phase"
+"$wl/phases" 40 3000 "$work/phase" &
+wpid=$!
+sleep 0.5
+start_rec "$work/snap" --overwrite --switch-output -a -e cpu-clock -F 1000 -m 16
+wants=""
+for k in 1 2 3; do
+	wants="$wants $(late_in_next_phase)"
+	kill -USR2 "$rec"
+done
+wants="$wants $(late_in_next_phase)"
+stop_rec
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+files=$(ls "$work/snap" | grep -E '^perf\.data\.[0-9]{16}$')
+expect_eq "snapshots: recorder exit status" 0 "$rc"
+expect_eq "snapshots: exactly four files named perf.data.YYYYMMDDHHMMSScc" 4 "$(echo "$files" | grep -c .)"
+check "snapshots: no temporary file left" test ! -e "$work/snap/perf.data.tmp"
+set -- $wants
+for f in $files; do
+	peer_check "$work/snap/$f" "$1"
+	shift
+done
+first=$(echo "$files" | head -n1)
+perf report --header-only -i "$work/snap/$first" 2>/dev/null | grep -q 'time of first sample : [1-9]' &&
+	ok "snapshots: the header carries the first/last sample times" ||
+	fail "snapshots: no first sample time in the header of $first"
+
+# ---- --switch-max-files 3 and ten signals: the three newest remain ----
+start_rec "$work/max" --overwrite --switch-output --switch-max-files 3 -a -e cpu-clock -F 1000 -m 16
+for k in 1 2 3 4 5 6 7 8 9 10; do kill -USR2 "$rec"; sleep 0.3; done
+stop_rec
+have=$(ls "$work/max" | grep -E '^perf\.data\.[0-9]{16}$' | tr '\n' ' ')
+newest=$(sed -n 's/^\[ tinyperf record: dump \(.*\) \]$/\1/p' "$work/max/rec.err" | tail -n3 | tr '\n' ' ')
+dumps=$(grep -c 'dump perf.data' "$work/max/rec.err")
+expect_eq "max-files: 11 files written (10 signals + the end)" 11 "$dumps"
+expect_eq "max-files: the three newest remain" "$newest" "$have"
+
+# ---- soak: -F 1000 -a with process churn, a snapshot every 5 s; RSS at the end within 10 %
+# of RSS after the first minute (2/3 of the soak when shorter: the pools warm up first) ----
+( while :; do "$wl/forkexec" 500 >/dev/null 2>&1 || exit; done ) &
+churn=$!
+start_rec "$work/soak" --overwrite --switch-output --switch-max-files 3 -a -F 1000
+t=0 rss1= at1=$((soak * 2 / 3)); [ $at1 -gt 60 ] && at1=60; [ $at1 -lt 5 ] && at1=5
+while [ $t -lt "$soak" ]; do
+	sleep 5; t=$((t + 5))
+	kill -USR2 "$rec"
+	if [ -z "$rss1" ] && [ $t -ge $at1 ]; then
+		rss1=$(awk '/^VmRSS/ {print $2}' "/proc/$rec/status")
+	fi
+done
+sleep 1
+rss2=$(awk '/^VmRSS/ {print $2}' "/proc/$rec/status")
+stop_rec
+kill "$churn" 2>/dev/null; wait "$churn" 2>/dev/null
+expect_eq "soak: recorder exit status" 0 "$rc"
+if [ -n "$rss1" ] && [ -n "$rss2" ] && [ $((rss2 * 10)) -le $((rss1 * 11)) ]; then
+	ok "soak ($soak s): RSS ${rss1} kB at ${at1} s, ${rss2} kB at the end (within 10 %)"
+else
+	fail "soak ($soak s): RSS ${rss1:-?} kB at ${at1} s grew to ${rss2:-?} kB at the end (more than 10 %)"
+fi
+last=$(ls "$work/soak" | grep -E '^perf\.data\.[0-9]{16}$' | tail -n1)
+if [ -n "$last" ] && perf report --stdio -i "$work/soak/$last" >/dev/null 2>"$work/soak/last.err"; then
+	ok "soak: the last snapshot reads in perf ($(ls "$work/soak" | grep -cE '^perf\.data\.[0-9]{16}$') files kept)"
+else
+	fail "soak: perf cannot read the last snapshot '$last': $(head -n1 "$work/soak/last.err" 2>/dev/null)"
+fi
+done_tests
