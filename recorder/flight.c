@@ -258,5 +258,10 @@ int flight__switch(struct record *r)
 
 int flight__name_last(struct record *r)
 {
-	return name_file(r);
+	int e = name_file(r);
+
+	/* -o points at tmp: the closing line then names the last file */
+	if (!e)
+		stamp_name(&r->fl, r->fl.last_cs, r->fl.tmp, sizeof(r->fl.tmp));
+	return e;
 }

@@ -109,6 +109,27 @@ dumps=$(grep -c 'dump perf.data' "$work/max/rec.err")
 expect_eq "max-files: 11 files written (10 signals + the end)" 11 "$dumps"
 expect_eq "max-files: the three newest remain" "$newest" "$have"
 
+# ---- the issue's example: callchains, syscalls and scheduling, per-event call-graph ----
+start_rec "$work/tp" -g -e cpu-clock -e 'raw_syscalls:*/call-graph=no/' \
+	-e sched:sched_switch/call-graph=no/ --overwrite --switch-output -a -m 32
+sleep 1; kill -USR2 "$rec"; sleep 1
+stop_rec
+expect_eq "tracepoints: two files (a signal and the end)" 2 \
+	"$(ls "$work/tp" | grep -cE '^perf\.data\.[0-9]{16}$')"
+for f in $(ls "$work/tp" | grep -E '^perf\.data\.[0-9]{16}$'); do
+	perf report --stdio -i "$work/tp/$f" >/dev/null 2>"$work/tp/$f.err"
+	prc=$?
+	warn=$(grep -v -e '^Warning:$' -e 'lost [0-9]* chunks' -e 'Check IO/CPU overload' \
+		-e '^$' "$work/tp/$f.err" | head -n1)
+	nsys=$(perf script -i "$work/tp/$f" 2>/dev/null | grep -c 'raw_syscalls:sys_enter: NR')
+	nsw=$(perf script -i "$work/tp/$f" 2>/dev/null | grep -c 'sched:sched_switch: prev_comm=')
+	if [ $prc -eq 0 ] && [ -z "$warn" ] && [ "$nsys" -gt 0 ] && [ "$nsw" -gt 0 ]; then
+		ok "tracepoints: $f read by perf, $nsys syscalls and $nsw switches decoded"
+	else
+		fail "tracepoints: $f: perf report exited $prc ${warn}; $nsys syscalls, $nsw switches decoded"
+	fi
+done
+
 # ---- soak: -F 1000 -a with process churn, a snapshot every 5 s; RSS at the end within 10 %
 # of RSS after the first minute (2/3 of the soak when shorter: the pools warm up first) ----
 ( while :; do "$wl/forkexec" 500 >/dev/null 2>&1 || exit; done ) &
