@@ -153,7 +153,7 @@ unsigned script__fields(const struct script *sc, const struct tp_attr *a)
 /* " sym+0x1a (dso)" of one frame, as the fields ask */
 /* ---- a frame's " sym+0x1a (dso)", composed once per (frame, offset) ---- */
 
-#define TEXT_CACHE	16384		/* recent frames, direct-mapped */
+#define TEXT_CACHE	65536		/* recent frames, direct-mapped */
 #define ARENA_CHUNK	(1 << 20)
 #define ARENA_MAX	(64 << 20)	/* then the cache starts over */
 

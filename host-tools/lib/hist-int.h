@@ -14,6 +14,10 @@ struct tp_hctx {
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint32_t root;			/* node index, TP_HNONE without paths */
+	/* the previous sample's path, outermost first: the next one of the same context
+	 * usually shares its outer part, found without a lookup */
+	uint32_t *last;
+	uint32_t nr_last, cap_last;
 };
 
 /* A call-path tree node. Nodes are only ever appended, after their parent: index order is
@@ -24,6 +28,7 @@ struct tp_hnode {
 	uint32_t parent;		/* TP_HNONE for a context root */
 	uint32_t first_child, next;	/* TP_HNONE terminated */
 	uint32_t entry;			/* the entry this frame counts for in its context */
+	uint32_t nr;			/* samples that ended here */
 };
 
 /* a direct-mapped cache in front of node_idx: hot (parent, sym) pairs without a miss */

@@ -63,6 +63,8 @@ void tp_hist__delete(struct tp_hist *h)
 {
 	if (!h)
 		return;
+	for (uint32_t i = 0; i < h->nr_ctxs; i++)
+		free(h->ctxs[i].last);
 	free(h->ctxs);
 	tp_htab__free(&h->ctx_idx);
 	free(h->entries);
@@ -123,6 +125,8 @@ static int get_ctx(struct tp_hist *h, const struct tp_hsample *s, uint32_t *out)
 		if (tp_grow((void **)&h->ctxs, &h->cap_ctxs, i + 1, sizeof(*h->ctxs)))
 			return -TP_ERR_NOMEM;
 		k.c.root = TP_HNONE;
+		k.c.last = NULL;
+		k.c.nr_last = k.c.cap_last = 0;
 		h->ctxs[i] = k.c;
 		h->nr_ctxs++;
 		if (h->conf.paths &&
@@ -222,6 +226,7 @@ static int new_node(struct tp_hist *h, struct tp_frame f, uint32_t parent, uint3
 	n->next = TP_HNONE;
 	n->entry = entry;
 	n->self = 0;
+	n->nr = 0;
 	if (parent != TP_HNONE) {
 		n->next = h->nodes[parent].first_child;
 		h->nodes[parent].first_child = i;
@@ -273,21 +278,38 @@ int tp_hist__add(struct tp_hist *h, const struct tp_hsample *s)
 	if (err)
 		return err;
 	if (h->conf.paths) {
-		node = h->ctxs[ctx].root;
-		for (uint32_t i = s->nr_frames; i-- > 0;) {
+		struct tp_hctx *c = &h->ctxs[ctx];
+		bool same = true;
+		uint32_t d = 0;
+
+		if (tp_grow((void **)&c->last, &c->cap_last, s->nr_frames, sizeof(*c->last)))
+			return -TP_ERR_NOMEM;
+		node = c->root;
+		for (uint32_t i = s->nr_frames; i-- > 0; d++) {
+			if (same && d < c->nr_last &&
+			    h->nodes[c->last[d]].frame.sym == s->frames[i].sym) {
+				node = c->last[d];
+				continue;
+			}
+			same = false;
 			err = child(h, ctx, node, s->frames[i], &node);
-			if (err)
+			if (err) {
+				c->nr_last = 0;
 				return err;
+			}
+			c->last[d] = node;
 		}
+		c->nr_last = d;
+		/* the entries get their self weight from the nodes at the end */
 		h->nodes[node].self += s->weight;
-		entry = h->nodes[node].entry;
+		h->nodes[node].nr++;
 	} else {
 		err = get_entry(h, ctx, s->frames[0], &entry);
 		if (err)
 			return err;
+		h->entries[entry].self += s->weight;
+		h->entries[entry].nr_samples++;
 	}
-	h->entries[entry].self += s->weight;
-	h->entries[entry].nr_samples++;
 	h->total_weight += s->weight;
 	h->nr_samples++;
 	return 0;
@@ -313,8 +335,15 @@ static int cumulate(struct tp_hist *h)
 		free(onpath);
 		return -TP_ERR_NOMEM;
 	}
-	for (uint32_t i = 0; i < h->nr_nodes; i++)
-		h->total[i] = h->nodes[i].self;
+	for (uint32_t i = 0; i < h->nr_nodes; i++) {
+		const struct tp_hnode *n = &h->nodes[i];
+
+		h->total[i] = n->self;
+		if (n->entry != TP_HNONE) {
+			h->entries[n->entry].self += n->self;
+			h->entries[n->entry].nr_samples += n->nr;
+		}
+	}
 	for (uint32_t i = h->nr_nodes; i-- > 0;)	/* children come after their parent */
 		if (h->nodes[i].parent != TP_HNONE)
 			h->total[h->nodes[i].parent] += h->total[i];
