@@ -16,7 +16,7 @@ tp=${1:?usage: bench/report.sh TINYPERF [SECONDS] [RUNS]}
 secs=${2:-25}
 runs=${3:-3}
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $work/bench.data" || rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $work/bench.data" || rm -rf "$work"' EXIT
 wl=$("$src/tests/workloads/build.sh" "$work/wl")
 perf=$(command -v perf)
 

@@ -52,7 +52,8 @@ enum {
 	"  --debug-dir DIR    more places for unstripped files and debug info (repeatable)\n" \
 	"  --buildid-dir DIR  perf's build-id cache (default ~/.debug; '' for none)\n" \
 	"  -k, --vmlinux FILE the kernel image; --kallsyms FILE a copy of its /proc/kallsyms\n" \
-	"  --lines, --inline  source lines and inlined functions (script)\n" \
+	"  --lines, --inline  look up source lines and inlined functions (accepted; the\n" \
+	"                     outputs do not show them yet)\n" \
 	"  --offline          no debuginfod even if DEBUGINFOD_URLS is set\n" \
 	"  --strict           refuse files that cannot be verified (nothing was recorded)\n" \
 	"  --no-demangle      keep C++ symbol names mangled\n" \

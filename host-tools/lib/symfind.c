@@ -208,7 +208,8 @@ static void note_main(struct finder *f, Elf *elf)
 		memcpy(dso->main_build_id, id, (size_t)len);
 		dso->main_build_id_len = (size_t)len;
 	}
-	dso->main_text_hash = elf_text_hash(elf);
+	/* only needed to match a debug file when the main file has no build-id */
+	dso->main_text_hash = dso->main_build_id_len ? 0 : elf_text_hash(elf);
 	dso->debuglink = link ? tp_symarena__strdup(&dso->arena, link) : NULL;
 	dso->has_debuglink = dso->debuglink != NULL;
 	dso->debuglink_crc = crc;
