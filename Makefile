@@ -169,7 +169,7 @@ TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) 
 	$(if $(CONFIG_ARCH_ARMV7),$(if $(CONFIG_ARCH_ARM_THUMB),-mthumb,-marm))
 TP_CFLAGS += $(if $(CONFIG_REC_LTO),-flto)
 TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-code \
-	$(if $(CONFIG_REC_LTO),-flto) \
+	$(if $(CONFIG_REC_LTO),-flto=auto) \
 	$(if $(CONFIG_ARCH_AARCH64),$(if $(CONFIG_ARCH_AARCH64_64K_PAGES),,-Wl,-z,max-page-size=4096))
 
 ifeq ($(CONFIG_SHIM_FREESTANDING),y)

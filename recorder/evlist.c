@@ -153,8 +153,7 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 					continue;
 				}
 				r = &el->rings[el->nr_rings];
-				e = (el->backward ? ring__map_backward : ring__map)(r, fd, pages,
-										 tp_page_size());
+				e = ring__map(r, fd, pages, tp_page_size(), !el->backward);
 				if (e == -TP_EPERM || e == -TP_ENOMEM) {
 					tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
 						    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));

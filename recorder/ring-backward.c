@@ -21,24 +21,6 @@
 #include "arch/arch.h"
 #include "recorder/ring.h"
 
-int ring__map_backward(struct ring *r, int fd, unsigned pages, size_t page_size)
-{
-	long addr;
-
-	if (!pages || (pages & (pages - 1)))
-		return -TP_EINVAL;
-	memset(r, 0, sizeof(*r));
-	r->map_len = (size_t)(pages + 1) * page_size;
-	addr = sys_mmap(NULL, r->map_len, TP_PROT_READ, TP_MAP_SHARED, fd, 0);
-	if (addr < 0 && addr > -4096)
-		return (int)addr;
-	r->page = (volatile struct perf_event_mmap_page *)addr;
-	r->data = (uint8_t *)addr + page_size;
-	r->size = (uint64_t)pages * page_size;
-	r->fd = fd;
-	return 0;
-}
-
 int ring__pause(struct ring *r, bool on)
 {
 	long e = sys_ioctl(r->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, on ? 1 : 0);
@@ -70,26 +52,11 @@ static uint64_t valid_end(const struct ring *r, uint64_t head)
 	}
 }
 
-struct span {
-	const uint8_t *p;
-	size_t len;
-};
-
-static int flush(struct span *s, const struct ring_ops *ops)
-{
-	int err = 0;
-
-	if (s->len)
-		err = ops->write(ops->ctx, s->p, s->len);
-	s->len = 0;
-	return err;
-}
-
 long ring__read_backward(struct ring *r, const struct ring_ops *ops)
 {
-	uint64_t head, end, pos, mask = r->size - 1;
-	struct span span = { NULL, 0 };
-	int err = 0;
+	uint64_t head, end, pos;
+	bool bad;
+	int err;
 
 	if (!r->page)
 		return 0;
@@ -97,42 +64,8 @@ long ring__read_backward(struct ring *r, const struct ring_ops *ops)
 	end = valid_end(r, head);
 	if (r->prev - head > r->size)
 		r->overruns++;		/* wrapped since the last snapshot: the oldest are gone */
-	for (pos = head; pos != end;) {
-		uint64_t off = pos & mask;
-		const struct perf_event_header *h = (const void *)(r->data + off);
-		size_t size = h->size;
-
-		if (size < sizeof(*h) || size > end - pos)
-			break;		/* cannot be parsed: the rest of this ring is lost */
-		if (off + size > r->size) {
-			size_t first = (size_t)(r->size - off);
-
-			memcpy(ops->bounce, h, first);
-			memcpy(ops->bounce + first, r->data, size - first);
-			if (ops->record(ops->ctx, (const void *)ops->bounce)) {
-				err = flush(&span, ops);
-				if (!err)
-					err = ops->write(ops->ctx, h, first);
-				if (!err)
-					err = ops->write(ops->ctx, r->data, size - first);
-				if (err)
-					break;
-			}
-		} else if (ops->record(ops->ctx, h)) {
-			if (span.len && span.p + span.len == (const uint8_t *)h) {
-				span.len += size;
-			} else {
-				err = flush(&span, ops);
-				if (err)
-					break;
-				span.p = (const uint8_t *)h;
-				span.len = size;
-			}
-		}
-		pos += size;
-	}
-	if (!err)
-		err = flush(&span, ops);
+	/* a record that cannot be parsed ends the walk: the rest of this ring is lost */
+	err = ring__walk(r, head, end, ops, &pos, &bad);
 	r->prev = head;
 	return err ? err : (long)(pos - head);
 }

@@ -20,7 +20,7 @@
 #include "arch/arch.h"
 #include "recorder/ring.h"
 
-int ring__map(struct ring *r, int fd, unsigned pages, size_t page_size)
+int ring__map(struct ring *r, int fd, unsigned pages, size_t page_size, bool writable)
 {
 	long addr;
 
@@ -28,7 +28,9 @@ int ring__map(struct ring *r, int fd, unsigned pages, size_t page_size)
 		return -TP_EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->map_len = (size_t)(pages + 1) * page_size;
-	addr = sys_mmap(NULL, r->map_len, TP_PROT_READ | TP_PROT_WRITE, TP_MAP_SHARED, fd, 0);
+	/* read-only for --overwrite: without a writable data_tail the kernel overwrites */
+	addr = sys_mmap(NULL, r->map_len, TP_PROT_READ | (writable ? TP_PROT_WRITE : 0),
+			TP_MAP_SHARED, fd, 0);
 	if (addr < 0 && addr > -4096)
 		return (int)addr;
 	r->page = (volatile struct perf_event_mmap_page *)addr;
@@ -66,32 +68,21 @@ static int flush(struct span *s, const struct ring_ops *ops)
 	return err;
 }
 
-long ring__read(struct ring *r, const struct ring_ops *ops)
+int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_ops *ops,
+	       uint64_t *pos_out, bool *bad)
 {
-	uint64_t head, pos, mask = r->size - 1;
+	uint64_t pos, mask = r->size - 1;
 	struct span span = { NULL, 0 };
 	int err = 0;
 
-	if (!r->page)
-		return 0;
-	head = arch_load_acquire_u64(&r->page->data_head);
-	if (head - r->prev > r->size) {
-		/* cannot happen with a writable tail unless the kernel and we disagree: count
-		 * it and resynchronise rather than parse garbage */
-		r->overruns++;
-		r->prev = head;
-		arch_store_release_u64(&r->page->data_tail, head);
-		return 0;
-	}
-	for (pos = r->prev; pos < head;) {
+	*bad = false;
+	for (pos = start; pos != end;) {
 		uint64_t off = pos & mask;
 		const struct perf_event_header *h = (const void *)(r->data + off);
 		size_t size = h->size;
 
-		if (size < sizeof(*h) || size > head - pos) {
-			/* a record we cannot parse: drop the rest of this batch, counted */
-			r->overruns++;
-			pos = head;
+		if (size < sizeof(*h) || size > end - pos) {
+			*bad = true;
 			break;
 		}
 		if (off + size > r->size) {
@@ -124,13 +115,38 @@ long ring__read(struct ring *r, const struct ring_ops *ops)
 	}
 	if (!err)
 		err = flush(&span, ops);
+	*pos_out = pos;
+	return err;
+}
+
+long ring__read(struct ring *r, const struct ring_ops *ops)
+{
+	uint64_t head, pos;
+	long consumed;
+	bool bad;
+	int err;
+
+	if (!r->page)
+		return 0;
+	head = arch_load_acquire_u64(&r->page->data_head);
+	if (head - r->prev > r->size) {
+		/* cannot happen with a writable tail unless the kernel and we disagree: count
+		 * it and resynchronise rather than parse garbage */
+		r->overruns++;
+		r->prev = head;
+		arch_store_release_u64(&r->page->data_tail, head);
+		return 0;
+	}
+	err = ring__walk(r, r->prev, head, ops, &pos, &bad);
+	if (bad) {
+		/* a record we cannot parse: drop the rest of this batch, counted */
+		r->overruns++;
+		pos = head;
+	}
 	if (err)
 		return err;
 	arch_store_release_u64(&r->page->data_tail, pos);
-	{
-		long consumed = (long)(pos - r->prev);
-
-		r->prev = pos;
-		return consumed;
-	}
+	consumed = (long)(pos - r->prev);
+	r->prev = pos;
+	return consumed;
 }

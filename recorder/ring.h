@@ -25,19 +25,24 @@ struct ring_ops {
 	uint8_t *bounce;        /* at least 64 KiB: the largest record */
 };
 
-/* map 1 + pages (a power of two) pages of fd; 0 or -errno */
-int ring__map(struct ring *r, int fd, unsigned pages, size_t page_size);
+/* map 1 + pages (a power of two) pages of fd, read-only for a write_backward ring;
+ * 0 or -errno */
+int ring__map(struct ring *r, int fd, unsigned pages, size_t page_size, bool writable);
 void ring__unmap(struct ring *r);
 /* true if the kernel has written something we have not read */
 bool ring__pending(struct ring *r);
 /* consume everything available; returns bytes consumed or the first -errno of ->write()
  * (the tail is then left where the failed write started, so nothing is skipped silently) */
 long ring__read(struct ring *r, const struct ring_ops *ops);
+/* the record walk both directions share: [start, end) in ring positions, records to ->record()
+ * and the kept ones to ->write(); *pos_out is where it stopped, *bad says a record there could
+ * not be parsed. 0 or the first -errno of ->write(). */
+int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_ops *ops,
+	       uint64_t *pos_out, bool *bad);
 
 /* --overwrite (recorder/ring-backward.c): a write_backward ring mapped read-only; read it only
  * while paused, from the head to the previous read's head or the valid extent after a wrap,
  * newest record first. Returns bytes read or the first -errno of ->write(). */
-int ring__map_backward(struct ring *r, int fd, unsigned pages, size_t page_size);
 int ring__pause(struct ring *r, bool on);
 long ring__read_backward(struct ring *r, const struct ring_ops *ops);
 
