@@ -285,10 +285,10 @@ serial_check() {
 	frames=$(json "$n.json" frames)
 	# a damaged frame whose payload survived (only a delimiter hit, or console text spliced
 	# in) may be recovered: it passed its CRC-32, so it counts as kept, not lost
-	rec=$(echo "$line" | sed -n 's/.* lost, \([0-9]*\) recovered.*/\1/p')
-	rec=${rec:-0}
-	if [ "$kept" = "$((intact + rec))" ] && [ "$lost" = "$((damaged - rec))" ]; then
-		ok "$what: $frames frames, $damaged damaged: recv kept the $intact intact (+$rec recovered by CRC), reports $lost lost"
+	nrecov=$(echo "$line" | sed -n 's/.* lost, \([0-9]*\) recovered.*/\1/p')
+	nrecov=${nrecov:-0}
+	if [ "$kept" = "$((intact + nrecov))" ] && [ "$lost" = "$((damaged - nrecov))" ]; then
+		ok "$what: $frames frames, $damaged damaged: recv kept the $intact intact (+$nrecov recovered by CRC), reports $lost lost"
 	else
 		fail "$what: relay sent $frames frames, $intact intact, $damaged damaged; recv: '$line'"
 	fi
