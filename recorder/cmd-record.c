@@ -83,15 +83,6 @@ static uint64_t rd64(const struct perf_event_header *h, unsigned off)
 	return v;
 }
 
-/* A sample of the followed tree; the forked child is ours until it execs the command (per-CPU
- * events have no enable_on_exec), so its samples before that are dropped. */
-static bool tree_sample(struct record *r, uint32_t pid)
-{
-	if (pid == r->root && !r->root_execed)
-		return false;
-	return track__in_tree(&r->track, pid);
-}
-
 static bool on_record(void *ctx, const struct perf_event_header *h)
 {
 	struct record *r = ctx;
@@ -100,7 +91,7 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 	case PERF_RECORD_SAMPLE:
 		if (h->size < r->off_time + 8)
 			return true;
-		if (r->target == REC_TREE && !tree_sample(r, rd32(h, r->off_tid)))
+		if (r->target == REC_TREE && !track__in_tree(&r->track, rd32(h, r->off_tid)))
 			return false;
 		r->samples++;
 		{
@@ -118,13 +109,9 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		    !track__in_tree(&r->track, rd32(h, 12)))
 			return false;
 		break;
-	case PERF_RECORD_COMM:
-		/* the command's exec: from now on its samples are the command's, not our child's */
-		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && h->size >= 12 && rd32(h, 8) == r->root)
-			r->root_execed = true;
-		/* fall through */
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
 	case PERF_RECORD_EXIT:
 		if (r->target == REC_TREE && h->size >= 12 &&
 		    !(h->misc & PERF_RECORD_MISC_KERNEL && h->type == PERF_RECORD_MMAP) &&

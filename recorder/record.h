@@ -29,8 +29,7 @@ struct record {
 	struct arena arena;
 	struct track track;
 	struct workload wl;
-	uint32_t root;             /* the command's pid (REC_TREE) */
-	bool root_execed;          /* its COMM_EXEC was seen */
+	uint32_t root;             /* the command's pid, 0 without a command */
 	enum rec_target target;
 	int cpus[REC_MAX_CPUS];
 	unsigned nr_cpus;
