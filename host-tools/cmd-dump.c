@@ -328,11 +328,6 @@ static void totals(struct cmd_input *ci, const uint64_t *counts, const struct pe
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	uint64_t counts[PERF_RECORD_HEADER_MAX] = { 0 };
 	struct per_attr pa = { NULL, 0 };
 	const char *path = "perf.data";
@@ -340,22 +335,9 @@ int cmd_dump(int argc, char **argv)
 	struct tp_event ev;
 	int c, rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c != 'i')
-			return cmd_usage_error("dump", c, argv, usage);
-		path = optarg;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "tinyperf: dump: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	c = cmd_input__parse_only_i("dump", argc, argv, usage, &path);
+	if (c >= 0)
+		return c;
 	if (cmd_input__open(&ci, "dump", path))
 		return 1;
 	while ((rc = tp_reader__next(ci.r, &ev)) > 0) {

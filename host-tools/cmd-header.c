@@ -38,11 +38,6 @@ static void missing(const struct tp_features *f)
 
 int cmd_header(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct tp_printer printer = { print_line, NULL };
 	const struct tp_reader_info *info;
 	const struct tp_features *f;
@@ -50,22 +45,9 @@ int cmd_header(int argc, char **argv)
 	struct cmd_input ci;
 	int c, rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c != 'i')
-			return cmd_usage_error("header", c, argv, usage);
-		path = optarg;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "tinyperf: header: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	c = cmd_input__parse_only_i("header", argc, argv, usage, &path);
+	if (c >= 0)
+		return c;
 	if (cmd_input__open(&ci, "header", path))
 		return 1;
 	info = tp_reader__info(ci.r);

@@ -104,3 +104,32 @@ int cmd_usage_error(const char *cmd, int c, char **argv, void (*usage)(FILE *f))
 	usage(stderr);
 	return 2;
 }
+
+int cmd_input__parse_only_i(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
+			    const char **path)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c != 'i')
+			return cmd_usage_error(cmd, c, argv, usage);
+		*path = optarg;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tinyperf: %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	return -1;
+}

@@ -34,5 +34,9 @@ int cmd_input__finish(struct cmd_input *ci);
 /* getopt_long() (optstring starting with ':') returned c, '?' or ':': print what is wrong and
  * the usage on stderr; returns 2, the exit status of a bad invocation */
 int cmd_usage_error(const char *cmd, int c, char **argv, void (*usage)(FILE *f));
+/* The options of a command that takes only "-i FILE" and "-h": sets *path (default left
+ * as is). Returns -1 to go on, else the exit status (0 after --help, 2 on a usage error). */
+int cmd_input__parse_only_i(const char *cmd, int argc, char **argv, void (*usage)(FILE *f),
+			    const char **path);
 
 #endif
