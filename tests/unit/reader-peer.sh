@@ -73,7 +73,7 @@ tp_sample_lines() {
 }
 # perf 6.1 names the vdso of a pipe-mode file after the temp copy it extracted
 # (/tmp/perf-vdso.so-XXXXXX): that is the [vdso] entry
-norm() { sed 's/^ *//; s/  */ /g; s| /tmp/perf-vdso\.so-[A-Za-z0-9]*$| [vdso]|' | sort; }
+norm() { sed 's/^ *//; s/  */ /g; s|^\(.* \)\{0,1\}/tmp/perf-vdso\.so-[A-Za-z0-9]*$|\1[vdso]|' | sort; }
 
 check_file() { # NAME: the checks every recording gets
 	name=$1
