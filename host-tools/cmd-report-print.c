@@ -71,9 +71,12 @@ static const char *frame_name(const struct report *rp, struct tp_frame f, char *
 {
 	const struct tp_csym *sym = tp_symcache__sym(rp->cs.c, f.sym);
 
-	if (sym->name)
+	if (sym->name && sym->inlined)		/* --inline, as perf's callchain entries */
+		snprintf(buf, n, "%s (inlined)", sym->name);
+	else if (sym->name)
 		return sym->name;
-	snprintf(buf, n, "%#llx", (unsigned long long)sym->addr);
+	else
+		snprintf(buf, n, "%#llx", (unsigned long long)sym->addr);
 	return buf;
 }
 
@@ -315,6 +318,8 @@ void report__print(struct report *rp)
 				       rp->cs.filter.lists[key_list(rp->keys.keys[k])].v[0]);
 		printf("# Symbols of the DSOs samples landed in:\n");
 		cmd_sym__print_dsos(&rp->cs, stdout, "#   ");
+		cmd_sym__print_embedded(&rp->cs, stdout,
+					"# symbols from the recording (embedded): ");
 		printf("#\n# Total Lost Samples: %llu\n", (unsigned long long)rp->lost_samples);
 		if (rp->nr_corrupt_chains)
 			printf("# Samples in no entry for a corrupt callchain (as perf): %llu\n",

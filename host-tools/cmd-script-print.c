@@ -181,7 +181,7 @@ static size_t compose(const struct script *sc, unsigned f, struct tp_frame fr, u
 		else
 			len = (size_t)snprintf(buf, n, " %s", sym && sym->name ? sym->name : "[unknown]");
 	}
-	if ((f & F_DSO) && len < n)
+	if ((f & F_DSO) && len < n && !(sym && sym->inlined))	/* as perf: no DSO for those */
 		len += (size_t)snprintf(buf + len, n - len, " (%s)",
 					tp_symcache__dso(sc->cs.c, fr.dso)->name);
 	return len < n ? len : n - 1;
@@ -221,6 +221,11 @@ static const char *keep(struct script *sc, const char *s, size_t n)
 	return a->data + a->used - n;
 }
 
+static size_t text_slot(struct tp_frame fr, uint64_t off, unsigned fm)
+{
+	return (fr.sym * 0x9e3779b1u ^ (uint32_t)off * 0x85ebca77u ^ fm) & (TEXT_CACHE - 1);
+}
+
 static void out_where(struct script *sc, unsigned f, struct tp_frame fr, uint64_t off)
 {
 	unsigned fm = f & (F_SYM | F_SYMOFF | F_DSO);
@@ -230,8 +235,7 @@ static void out_where(struct script *sc, unsigned f, struct tp_frame fr, uint64_
 
 	if (!sc->texts)
 		sc->texts = calloc(TEXT_CACHE, sizeof(*sc->texts));
-	t = sc->texts ? &sc->texts[(fr.sym * 0x9e3779b1u ^ (uint32_t)off * 0x85ebca77u ^ fm) &
-				   (TEXT_CACHE - 1)] : NULL;
+	t = sc->texts ? &sc->texts[text_slot(fr, off, fm)] : NULL;
 	if (t && t->s && t->sym == fr.sym && t->off == off && t->dso == fr.dso &&
 	    t->fields == fm) {
 		out_put(sc, t->s, t->len);
@@ -249,6 +253,29 @@ void script__release(struct script *sc)
 	free(sc->texts);
 	free(sc->out);
 	tp_chain__release(&sc->ch);
+}
+
+/* perf's srcline under a frame: "\n  file.c:12", else "\n  dso[addr]" (nothing without a DSO) */
+static void out_srcline(struct script *sc, uint32_t dso, uint64_t addr)
+{
+	const struct tp_symres *r;
+	const char *file;
+
+	if (!dso)
+		return;
+	r = tp_symcache__where(sc->cs.c, dso, addr);
+	out_put(sc, "\n  ", 3);
+	if (r && r->file && r->line) {
+		file = strrchr(r->file, '/');
+		out_str(sc, file ? file + 1 : r->file);
+		out_put(sc, ":", 1);
+		out_dec(sc, r->line, 0, ' ');
+		return;
+	}
+	out_str(sc, tp_symcache__dso(sc->cs.c, dso)->short_name);
+	out_put(sc, "[", 1);
+	out_hex(sc, addr, 0);
+	out_put(sc, "]", 1);
 }
 
 static void out_trace(struct script *sc, const struct tp_event *ev)
@@ -328,12 +355,28 @@ void script__print_sample(struct script *sc, const struct tp_event *ev, unsigned
 		out_trace(sc, ev);
 	if (f & (F_IP | F_SYM | F_DSO)) {
 		if (chain) {
+			unsigned fm = f & (F_SYM | F_SYMOFF | F_DSO);
+
+			/* the frames' cached texts, fetched at once: their misses overlap */
+			for (uint32_t i = 0; sc->texts && i < sc->ch.nr && i < 64; i++)
+				__builtin_prefetch(&sc->texts[text_slot(sc->ch.frames[i],
+									sc->ch.at[i].off, fm)]);
 			out_put(sc, "\n", 1);
 			for (uint32_t i = 0; i < sc->ch.nr; i++) {
+				/* and the text two frames on, its slot here by now */
+				if (sc->texts && i + 2 < sc->ch.nr && i + 2 < 64)
+					__builtin_prefetch(sc->texts[text_slot(sc->ch.frames[i + 2],
+						sc->ch.at[i + 2].off, fm)].s);
 				out_put(sc, "\t", 1);
 				if (f & F_IP)
 					out_hex(sc, sc->ch.at[i].addr, 16);
 				out_where(sc, f, sc->ch.frames[i], sc->ch.at[i].off);
+				if (f & F_SRCLINE)
+					out_srcline(sc, sc->ch.frames[i].dso, sc->ch.at[i].addr);
+				if (sc->cs.conf.sym.want_inlines &&
+				    tp_symcache__sym(sc->cs.c, sc->ch.frames[i].sym) &&
+				    tp_symcache__sym(sc->cs.c, sc->ch.frames[i].sym)->inlined)
+					out_str(sc, " (inlined)");
 				out_put(sc, "\n", 1);
 			}
 		} else {
@@ -341,6 +384,8 @@ void script__print_sample(struct script *sc, const struct tp_event *ev, unsigned
 			if (f & F_IP)
 				out_hex(sc, ev->u.sample.ip, 16);
 			out_where(sc, f, sc->one, sc->one_off);
+			if (f & F_SRCLINE)
+				out_srcline(sc, sc->one.dso, sc->one_addr);
 		}
 	}
 	out_put(sc, "\n", 1);

@@ -15,6 +15,7 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "time", F_TIME },
 	{ "cpu", F_CPU }, { "event", F_EVENT }, { "period", F_PERIOD }, { "ip", F_IP },
 	{ "sym", F_SYM }, { "symoff", F_SYMOFF }, { "dso", F_DSO }, { "trace", F_TRACE },
+	{ "srcline", F_SRCLINE },
 };
 
 static void usage(FILE *f)
@@ -24,7 +25,10 @@ static void usage(FILE *f)
 		   "Print every sample like perf script.\n\n"
 		   "  -i, --input FILE   the perf.data to read (default perf.data; - is stdin)\n"
 		   "  -F, --fields LIST  among comm,tid,pid,time,cpu,event,period,ip,sym,symoff,dso,\n"
-		   "                     trace; +LIST adds to the defaults, -LIST takes away\n"
+		   "                     trace,srcline; +LIST adds to the defaults, -LIST takes away\n"
+		   "                     (srcline: file:line under each frame, as perf; --lines\n"
+		   "                     is -F +srcline; --inline adds the inlined functions to\n"
+		   "                     callchains, \"func+0x1a (inlined)\")\n"
 		   "  --folded           one line per distinct stack, \"comm;outer;...;inner N\"\n"
 		   "                     (N samples), as stackcollapse-perf.pl writes them\n"
 		   "  -G, --hide-call-graph  the ip only, without the callchain\n"
@@ -101,6 +105,7 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	} else {
 		sc->ch.nr = 0;
 		err = tp_symcache__resolve(sc->cs.c, loc, &sc->one, &sc->one_off);
+		sc->one_addr = loc->map ? loc->addr : ev->u.sample.ip;
 	}
 	if (err)
 		return err;
@@ -203,6 +208,10 @@ int cmd_script(int argc, char **argv)
 	}
 	if (rc >= 0)
 		goto out;
+	if (sc->cs.conf.sym.want_lines)		/* --lines */
+		sc->add |= F_SRCLINE;
+	if ((sc->set | sc->add) & F_SRCLINE)
+		sc->cs.conf.sym.want_lines = true;
 	sc->cap = 1 << 20;
 	sc->out = malloc(sc->cap);
 	if (!sc->out || cmd_input__open(&sc->ci, "script", path)) {

@@ -14,7 +14,7 @@
 enum field {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_TIME = 1 << 3, F_CPU = 1 << 4,
 	F_EVENT = 1 << 5, F_PERIOD = 1 << 6, F_IP = 1 << 7, F_SYM = 1 << 8, F_SYMOFF = 1 << 9,
-	F_DSO = 1 << 10, F_TRACE = 1 << 11,
+	F_DSO = 1 << 10, F_TRACE = 1 << 11, F_SRCLINE = 1 << 12,
 };
 
 struct script_text;
@@ -29,6 +29,7 @@ struct script {
 	struct tp_chain ch;
 	struct tp_frame one;		/* where a sample hit, without its callchain */
 	uint64_t one_off;
+	uint64_t one_addr;		/* its address as tp_chain_at.addr has it */
 	int name_width;
 	struct tp_hist *folds;		/* --folded */
 	char *out;			/* the output buffer */

@@ -84,6 +84,20 @@ static void use_running_kernel(struct cmd_sym *cs)
 	cs->auto_kallsyms = true;
 }
 
+/* As perf: a "[vdso]" without a build-id (pipe mode) is this host's own vdso when the
+ * recording is of the kernel running here (same release and machine) and no sysroot is given. */
+static void use_host_vdso(struct cmd_sym *cs)
+{
+	const struct tp_features *f = cs->conf.features;
+	struct tp_symconf *sc = &cs->conf.sym;
+	struct utsname u;
+
+	if ((sc->sysroot && sc->sysroot[0] && strcmp(sc->sysroot, "/")) || !f->osrelease ||
+	    uname(&u) || strcmp(u.release, f->osrelease) || (f->arch && strcmp(u.machine, f->arch)))
+		return;
+	sc->host_vdso = true;
+}
+
 int cmd_sym__open(struct cmd_sym *cs, struct cmd_input *ci)
 {
 	static const struct tp_session_ops no_ops;
@@ -102,6 +116,7 @@ int cmd_sym__open(struct cmd_sym *cs, struct cmd_input *ci)
 		err = tp_session__new(&cs->s, ci->r);
 	cs->conf.features = tp_reader__features(ci->r);
 	use_running_kernel(cs);
+	use_host_vdso(cs);
 	if (!err)
 		err = tp_symcache__new(&cs->c, cs->s, &cs->conf);
 	if (err) {
@@ -249,4 +264,19 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 		}
 	}
 	free(ids);
+}
+
+void cmd_sym__print_embedded(const struct cmd_sym *cs, FILE *f, const char *prefix)
+{
+	uint32_t n = tp_symcache__nr_dsos(cs->c), nr = 0;
+
+	for (uint32_t i = 1; i < n; i++) {
+		const struct tp_cdso *d = tp_symcache__dso(cs->c, i);
+
+		if (!d->sd || !tp_symdso__info(d->sd)->embedded)
+			continue;
+		fprintf(f, "%s%s", nr++ ? ", " : prefix, d->short_name);
+	}
+	if (nr)
+		fprintf(f, " - a sysroot would add inlines, lines, static functions\n");
 }

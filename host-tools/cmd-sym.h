@@ -52,8 +52,10 @@ enum {
 	"  --debug-dir DIR    more places for unstripped files and debug info (repeatable)\n" \
 	"  --buildid-dir DIR  perf's build-id cache (default ~/.debug; '' for none)\n" \
 	"  -k, --vmlinux FILE the kernel image; --kallsyms FILE a copy of its /proc/kallsyms\n" \
-	"  --lines, --inline  look up source lines and inlined functions (accepted; the\n" \
-	"                     outputs do not show them yet)\n" \
+	"  --lines            script: a file:line under each frame, as perf script\n" \
+	"                     -F +srcline (report: no effect yet)\n" \
+	"  --inline           callchains get a \"func (inlined)\" frame above the function\n" \
+	"                     it was inlined into, as perf report --inline\n" \
 	"  --offline          no debuginfod even if DEBUGINFOD_URLS is set\n" \
 	"  --strict           refuse files that cannot be verified (nothing was recorded)\n" \
 	"  --no-demangle      keep C++ symbol names mangled\n" \
@@ -97,5 +99,8 @@ const char *cmd_sym__event_name(const struct tp_attr *a, char *buf, size_t size)
 /* "# <dso>: symtab from <file>, build-id verified" / "...: samples unresolved" for every DSO
  * that samples landed in, sorted by name; prefix starts each line */
 void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix);
+/* "# symbols from the recording (embedded): libhot.so, [kernel.kallsyms] - ..." when some
+ * DSO was resolved from the symbols embedded in the recording; nothing otherwise */
+void cmd_sym__print_embedded(const struct cmd_sym *cs, FILE *f, const char *prefix);
 
 #endif

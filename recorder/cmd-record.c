@@ -1,13 +1,16 @@
 /* 'tinyperf record': open the events, synthesize what existed before, copy the rings to the
  * output while noting which DSOs got samples, then write the build-ids and features.
  * The recorder does as little as possible while recording: ring bytes go to the sink as they
- * are (zero copy for contiguous runs), and only enough is parsed to know the hit DSOs. */
+ * are (zero copy for contiguous runs), and only enough is parsed to know the hit DSOs.
+ * Here: the command, its loop and the records' path; the events and target are set up in
+ * rec-setup.c, the output in rec-output.c, the state records in rec-synth.c, snapshots and
+ * rotation in flight.c (recorder/rec-cmd.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
 #include "recorder/cmd.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/record.h"
-#include "recorder/synth.h"
-#include "recorder/sysinfo.h"
+#include "recorder/symembed.h"
 
 #define BOUNCE_SIZE 65536
 
@@ -27,8 +30,7 @@ static void on_signal(int sig)
 	sys_write(sig_pipe[1], &c, 1);
 }
 
-static void msg(const struct record *r, const char *fmt, ...) TP_PRINTF(2, 3);
-static void msg(const struct record *r, const char *fmt, ...)
+void rec_msg(const struct record *r, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -45,8 +47,7 @@ static void msg(const struct record *r, const char *fmt, ...)
 	tp_write_all(2, buf, (size_t)n);
 }
 
-static int fail(const char *fmt, ...) TP_PRINTF(1, 2);
-static int fail(const char *fmt, ...)
+int rec_fail(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -62,7 +63,7 @@ static int fail(const char *fmt, ...)
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
 
 /* --coalesce exists with the stream outputs (CONFIG_REC_STREAMS) */
-static bool coalescing(const struct record *r)
+bool rec_coalescing(const struct record *r)
 {
 	return IS_ENABLED(CONFIG_REC_STREAMS) && r->o.coalesce_ms;
 }
@@ -127,14 +128,18 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 			r->lost_samples += rd64(h, 8);
 		break;
 	}
-	track__record(&r->track, h);
+	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
+	 * its EXIT before its FORK. Its state comes from the tail synthesis instead (flight.c),
+	 * and a snapshot's churn then leaves nothing behind in the tables. */
+	if (h->type == PERF_RECORD_SAMPLE || !r->o.overwrite)
+		track__record(&r->track, h);
 	/* --coalesce: the sample comes back merged with its likes at the next flush */
-	if (h->type == PERF_RECORD_SAMPLE && coalescing(r) && coalesce__add(&r->co, h))
+	if (h->type == PERF_RECORD_SAMPLE && rec_coalescing(r) && coalesce__add(&r->co, h))
 		return false;
 	return true;
 }
 
-static int write_out(void *ctx, const void *buf, size_t len)
+int rec_write_out(void *ctx, const void *buf, size_t len)
 {
 	struct record *r = ctx;
 	int err = tp_writer__add(&r->w, buf, len);
@@ -150,308 +155,44 @@ static int emit(void *ctx, const void *rec_buf, size_t len)
 	struct record *r = ctx;
 
 	track__record(&r->track, rec_buf);
-	return write_out(r, rec_buf, len);
-}
-
-/* ---- setup ---- */
-
-static int parse_events(struct record *r)
-{
-	char err[160];
-
-	for (unsigned i = 0; i < r->o.nr_events; i++)
-		if (events__parse(&r->spec, r->o.events[i], err, sizeof(err)))
-			return fail("%s", err);
-	if (!r->spec.nr)
-		events__add_default(&r->spec);
-	return 0;
-}
-
-/* sample_type and flags: the same sample prefix for every event so that pid and time sit at
- * fixed offsets; IDENTIFIER when there is more than one event; side-band on the first. */
-static void fill_attrs(struct record *r)
-{
-	bool many = r->spec.nr > 1;
-	bool cpu = r->target == REC_SYSTEM || r->target == REC_TREE;
-	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
-	uint32_t watermark = (uint32_t)((uint64_t)r->o.mmap_pages * tp_page_size() / 2);
-
-	r->sample_type = st;
-	r->off_tid = 8 + (many ? 8 : 0) + 8;
-	r->off_time = r->off_tid + 8;
-	for (unsigned i = 0; i < r->spec.nr; i++) {
-		struct evsel *e = &r->spec.ev[i];
-		struct perf_event_attr *a = &e->attr;
-		bool cg = e->callgraph < 0 ? r->o.callgraph : e->callgraph > 0;
-
-		a->size = PERF_ATTR_SIZE_VER0;
-		a->sample_type = st | (cg ? PERF_SAMPLE_CALLCHAIN : 0);
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
-		if (!e->has_period) {
-			if (r->o.period) {
-				a->sample_period = r->o.period;
-			} else {
-				a->sample_freq = r->o.freq;
-				a->flags |= PERF_ATTR_FLAG_FREQ;
-			}
-		}
-		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
-			    PERF_ATTR_FLAG_WATERMARK;
-		a->wakeup_watermark = watermark;
-		if (r->o.overwrite)
-			a->flags |= PERF_ATTR_FLAG_WRITE_BACKWARD;
-		if (i == 0)
-			a->flags |= PERF_ATTR_FLAG_MMAP | PERF_ATTR_FLAG_MMAP2 | PERF_ATTR_FLAG_COMM |
-				    PERF_ATTR_FLAG_COMM_EXEC | PERF_ATTR_FLAG_TASK;
-		if (r->target == REC_INHERIT)
-			a->flags |= PERF_ATTR_FLAG_ENABLE_ON_EXEC |
-				    (r->o.no_inherit ? 0 : PERF_ATTR_FLAG_INHERIT);
-		else if (r->target == REC_TASKS && !r->o.nr_tids)
-			a->flags |= PERF_ATTR_FLAG_INHERIT;
-	}
-	/* tracepoints carry RAW and CPU: keep the prefix identical for every event */
-	for (unsigned i = 0; i < r->spec.nr; i++)
-		if (r->spec.ev[i].attr.sample_type & PERF_SAMPLE_CPU)
-			r->sample_type |= PERF_SAMPLE_CPU;
-	for (unsigned i = 0; i < r->spec.nr; i++)
-		r->spec.ev[i].attr.sample_type |= r->sample_type & PERF_SAMPLE_CPU;
-}
-
-static int add_tasks_of(struct record *r, int pid)
-{
-	char path[48];
-	uint64_t buf[256];
-	long fd, n;
-
-	tp_snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
-	if (fd < 0)
-		return fail("no process %d: %s", pid, tp_strerror(fd));
-	while ((n = sys_getdents64((int)fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			const char *d = (const char *)buf + off;
-			uint16_t reclen;
-			uint64_t tid;
-
-			memcpy(&reclen, d + 16, 2);
-			off += reclen;
-			if (tp_parse_u64(d + 19, 10, &tid))
-				continue;
-			if (r->nr_tasks >= REC_MAX_TASKS) {
-				sys_close((int)fd);
-				return fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
-			}
-			r->tasks[r->nr_tasks++] = (int)tid;
-		}
-	}
-	sys_close((int)fd);
-	return 0;
-}
-
-/* "0-3,8" -> cpus[]; the count, or -errno */
-static int cpus_from_list(const char *list, int *cpus, unsigned max)
-{
-	uint64_t mask[REC_MAX_CPUS / 64];
-	unsigned top = 0;
-	int n = 0;
-
-	memset(mask, 0, sizeof(mask));
-	if (cpulist__parse(list, mask, max, &top) < 0)
-		return -TP_EINVAL;
-	for (unsigned c = 0; c < max; c++)
-		if (mask[c / 64] >> (c % 64) & 1)
-			cpus[n++] = (int)c;
-	return n;
-}
-
-static int choose_target(struct record *r)
-{
-	char online[256];
-	int n = -TP_EINVAL;
-
-	if (r->o.cpu_list)
-		n = cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
-	else if (tp_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
-		n = cpus_from_list(online, r->cpus, REC_MAX_CPUS);
-	if (n <= 0)
-		return fail(r->o.cpu_list ? "bad CPU list '%s': give e.g. 0-3,6" :
-			    "cannot read the online CPUs%s", r->o.cpu_list ? r->o.cpu_list : "");
-	r->nr_cpus = (unsigned)n;
-	if (r->o.system_wide) {
-		r->target = REC_SYSTEM;
-		r->tasks[r->nr_tasks++] = -1;
-	} else if (r->o.nr_pids || r->o.nr_tids) {
-		r->target = REC_TASKS;
-		for (unsigned i = 0; i < r->o.nr_pids; i++)
-			if (add_tasks_of(r, r->o.pids[i]))
-				return 1;
-		for (unsigned i = 0; i < r->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
-			r->tasks[r->nr_tasks++] = r->o.tids[i];
-	} else {
-		/* --overwrite reads records newest first: a tree cannot be followed through its
-		 * FORKs then, inherited events need no following */
-		r->target = r->o.no_inherit || r->o.overwrite ? REC_INHERIT : REC_TREE;
-		r->tasks[r->nr_tasks++] = r->target == REC_TREE ? -1 : r->wl.pid;
-	}
-	return 0;
-}
-
-static int open_events(struct record *r)
-{
-	char err[256];
-	int e;
-
-	fill_attrs(r);
-	e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-			 err, sizeof(err));
-	if ((e == -TP_EACCES || e == -TP_EPERM) && r->target == REC_TREE) {
-		/* not allowed to watch whole CPUs: inherited per-task events, as perf does
-		 * (short-lived children then start a fresh sampling period each) */
-		r->target = REC_INHERIT;
-		r->tasks[0] = r->wl.pid;
-		fill_attrs(r);
-		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-				 err, sizeof(err));
-	}
-	if (e == -TP_EINVAL && r->o.overwrite)
-		return fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
-			    err);
-	if (e)
-		return fail("%s", err);
-	if (r->el.notes & EVL_FELL_BACK_CPU_CLOCK)
-		msg(r, "tinyperf: record: no hardware 'cycles' event here (no PMU): using cpu-clock");
-	if (r->el.notes & EVL_EXCLUDED_KERNEL)
-		msg(r, "tinyperf: record: kernel.perf_event_paranoid >= 2: recording user space only");
-	r->el.backward = r->o.overwrite;
-	if (evlist__mmap(&r->el, r->o.mmap_pages, err, sizeof(err)))
-		return fail("%s", err);
-	for (unsigned i = 0; i < r->spec.nr; i++)
-		for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
-			track__add_id(&r->track, r->spec.ev[i].ids[k], r->spec.ev[i].attr.sample_type);
-	if (coalescing(r)) {
-		if (coalesce__init(&r->co, &r->arena, r->o.coalesce_ms, write_out, r))
-			return fail("out of memory");
-		for (unsigned i = 0; i < r->spec.nr; i++)
-			for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
-				coalesce__add_id(&r->co, r->spec.ev[i].ids[k],
-						 r->spec.ev[i].attr.sample_type);
-	}
-	return 0;
-}
-
-static const char *out_name(const struct record *r)
-{
-	return r->out_kind == REC_OUT_STDOUT ? "stdout" : r->o.output;
-}
-
-/* the end of a TCP or serial stream (serial: the last frame, END, the tty settings back) */
-static int close_stream(struct record *r)
-{
-	int e = 0;
-
-	if (!IS_ENABLED(CONFIG_REC_STREAMS))
-		return 0;
-	if (r->out_kind == REC_OUT_TCP)
-		sink_tcp__close(&r->tcp);
-	else if (r->out_kind == REC_OUT_SERIAL)
-		e = sink_serial__close(&r->serial);
-	else
-		return 0;
-	r->out_kind = REC_OUT_FILE;	/* closed: once is enough */
-	return e;
-}
-
-/* -o: a file, stdout (-) or a stream to 'tinyperf recv' (recorder/sinks.h); every output
- * but a file gets the pipe-mode stream */
-static int open_output(struct record *r)
-{
-	struct tp_writer_attr wa[REC_MAX_EVSELS];
-	struct tp_sink *sink = &r->sink.sink;
-	struct tp_hello hello;
-	char err[200];
-	long fd = 1;
-	int e;
-
-	r->out_kind = !strcmp(r->o.output, "-") ? REC_OUT_STDOUT :
-		      !IS_ENABLED(CONFIG_REC_STREAMS) ? REC_OUT_FILE :
-		      sink_tcp__is(r->o.output) ? REC_OUT_TCP :
-		      sink_serial__is(r->o.output) ? REC_OUT_SERIAL : REC_OUT_FILE;
-	r->pipe = r->out_kind != REC_OUT_FILE;
-	if (IS_ENABLED(CONFIG_REC_STREAMS) &&
-	    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL)) {
-		rec_hello__init(&hello);
-		e = r->out_kind == REC_OUT_TCP ?
-		    sink_tcp__open(&r->tcp, r->o.output, &hello, r->o.retries, r->o.quiet, err,
-				   sizeof(err)) :
-		    sink_serial__open(&r->serial, r->o.output, &hello, err, sizeof(err));
-		if (e) {
-			r->out_kind = REC_OUT_FILE;	/* nothing to close */
-			return fail("%s", err);
-		}
-		sink = r->out_kind == REC_OUT_TCP ? &r->tcp.sink : &r->serial.sink;
-	} else if (!r->pipe) {
-		fd = sys_open(r->o.output, TP_O_WRONLY | TP_O_CREAT | TP_O_TRUNC | TP_O_CLOEXEC, 0600);
-		if (fd < 0)
-			return fail("cannot create %s: %s", r->o.output, tp_strerror(fd));
-	}
-	r->out_fd = (int)fd;
-	tp_sink_fd__init(&r->sink, r->out_fd, !r->pipe);
-	for (unsigned i = 0; i < r->spec.nr; i++) {
-		wa[i].attr = &r->spec.ev[i].attr;
-		wa[i].name = r->spec.ev[i].name;
-		wa[i].ids = r->spec.ev[i].ids;
-		wa[i].nr_ids = r->spec.ev[i].nr_ids;
-	}
-	/* a pipe's attrs at 128 bytes: perf 6.1 looks for HEADER_ATTR's ids there */
-	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
-			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);
-	if (e)
-		return fail("cannot write %s: %s", out_name(r), tp_strerror(e));
-	/* only tinyperf recv reads these streams: send its private features too */
-	r->w.pipe_private = r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL;
-	return rec_features__start(r) ? fail("cannot write the header features: %s",
-					      tp_strerror(r->write_err)) : 0;
-}
-
-static int synthesize(struct record *r)
-{
-	static char scratch[SYNTH_SCRATCH_MIN];
-	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
-	struct synth sc = {
-		.emit = emit, .ctx = r, .fmt = &fmt, .scratch = scratch,
-		.scratch_size = sizeof(scratch),
-	};
-	struct synth_kernel k;
-
-	memset(&k, 0, sizeof(k));
-	synth__kernel(&sc, &k);
-	if (k.hidden)
-		msg(r, "tinyperf: record: kernel addresses are hidden (kptr_restrict=%d): kernel "
-		       "samples will not resolve; run as root or 'sysctl kernel.kptr_restrict=0'",
-		    k.kptr_restrict);
-	if (r->target == REC_SYSTEM)
-		synth__all_tasks(&sc);
-	else if (r->target == REC_TASKS)
-		for (unsigned i = 0; i < r->o.nr_pids; i++)
-			synth__task(&sc, r->o.pids[i]);
-	return r->write_err;
+	return rec_write_out(r, rec_buf, len);
 }
 
 /* ---- the loop ---- */
 
+/* the pre-pass of a tree's drain: only FORKs, nothing kept */
+static bool fork_only(void *ctx, const struct perf_event_header *h)
+{
+	struct record *r = ctx;
+
+	if (h->type == PERF_RECORD_FORK)
+		track__record(&r->track, h);
+	return false;
+}
+
 static void drain(struct record *r)
 {
-	const struct ring_ops ops = { on_record, write_out, r, r->bounce };
-	bool any = false;
+	const struct ring_ops ops = { on_record, rec_write_out, r, r->bounce };
+	const struct ring_ops pre = { fork_only, rec_write_out, r, r->bounce };
+	uint64_t heads[REC_MAX_CPUS], pos;
+	bool any = false, bad;
 
 	if (r->o.overwrite)	/* read only at snapshots (recorder/flight.c) */
 		return;
+	/* a command's tree: a child's first samples can sit in one CPU's ring ahead of its FORK
+	 * in another's. Every ring's FORKs up to its head join the tree first, then the pass
+	 * reads up to those heads, filtering with the whole picture. */
+	for (unsigned i = 0; i < r->el.nr_rings; i++) {
+		struct ring *g = &r->el.rings[i];
+
+		heads[i] = g->page ? ring__head(g) : 0;
+		if (r->target == REC_TREE && g->page && heads[i] - g->prev <= g->size)
+			ring__walk(g, g->prev, heads[i], &pre, &pos, &bad);
+	}
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
-		if (ring__read(&r->el.rings[i], &ops) > 0)
+		if (ring__read_to(&r->el.rings[i], heads[i], &ops) > 0)
 			any = true;
-	if (any && !r->write_err && !coalescing(r)) {	/* the coalescer writes its own */
+	if (any && !r->write_err && !rec_coalescing(r)) {	/* the coalescer writes its own */
 		r->rounds++;
 		if (tp_writer__finished_round(&r->w) && !r->write_err)
 			r->write_err = r->w.err;
@@ -502,7 +243,7 @@ static void loop(struct record *r)
 			if (left < timeout)
 				timeout = (int)left;
 		}
-		if (coalescing(r))
+		if (rec_coalescing(r))
 			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
 		if (r->fl.rotate)
 			timeout = flight__timeout(r, t, timeout);
@@ -515,7 +256,7 @@ static void loop(struct record *r)
 		}
 		r->wakeups++;
 		drain(r);
-		if (coalescing(r) && !r->write_err)
+		if (rec_coalescing(r) && !r->write_err)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
 			break;
@@ -554,19 +295,22 @@ static void install_signals(void)
 
 static void closing_line(struct record *r)
 {
-	uint64_t bytes = r->w.pos;
+	uint64_t bytes = r->w.pos + r->fl.written;	/* every file with --switch-output */
+	char files[40] = "";
 
 	if (r->o.quiet)
 		return;
-	if (coalescing(r))
+	if (r->fl.rotate)
+		tp_snprintf(files, sizeof(files), "%u files, the last ", r->fl.files);
+	if (rec_coalescing(r))
 		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
 			   (unsigned long long)r->co.samples_in,
 			   (unsigned long long)r->co.records_out);
-	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02llu MB written to %s ]\n",
+	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02llu MB written to %s%s ]\n",
 		   (unsigned long long)r->samples,
 		   (unsigned long long)(r->lost + r->lost_samples),
 		   (unsigned long long)(bytes / 1000000),
-		   (unsigned long long)(bytes % 1000000 / 10000), out_name(r));
+		   (unsigned long long)(bytes % 1000000 / 10000), files, rec_out_name(r));
 }
 
 int cmd_record(int argc, char **argv)
@@ -592,46 +336,58 @@ int cmd_record(int argc, char **argv)
 	 * hands commands its argv shifted by one, and argv[-1] is its argv[0] */
 	r->argv = argv - 1;
 	r->argc = argc + 1;
-	if (parse_events(r) || flight__init(r))
+	if (rec_parse_events(r) || flight__init(r))
 		return 1;
-	r->fl.ops = (struct ring_ops){ on_record, write_out, r, NULL };
+	r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, NULL };
 	r->fl.emit = emit;
 	addr = sys_mmap(NULL, BOUNCE_SIZE, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096)
-		return fail("out of memory");
+		return rec_fail("out of memory");
 	r->bounce = (uint8_t *)addr;
 	r->fl.ops.bounce = r->bounce;
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
-		return fail("out of memory");
+		return rec_fail("out of memory");
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !r->o.no_embed_symbols && symembed__init(r))
+		return rec_fail("out of memory");
 	install_signals();
 	if (r->o.argv) {
 		e = workload__prepare(&r->wl, r->o.argv, r->envp);
 		if (e)
-			return fail("cannot start '%s': %s", r->o.argv[0], tp_strerror(e));
+			return rec_fail("cannot start '%s': %s", r->o.argv[0], tp_strerror(e));
 		track__set_root(&r->track, (uint32_t)r->wl.pid);
 		r->root = (uint32_t)r->wl.pid;
 	}
-	if (choose_target(r) || open_events(r) || open_output(r) ||
-	    (!r->o.overwrite && synthesize(r)))
+	if (rec_open_events(r) || rec_open_output(r) ||
+	    (!r->o.overwrite && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
+				  (r->target <= REC_TASKS ? REC_SYNTH_TASKS : 0))))
 		goto out_kill;
-	if (r->target != REC_INHERIT)
+	if (r->target <= REC_TASKS)
 		evlist__enable(&r->el, true);
 	if (r->o.argv) {
 		e = workload__start(&r->wl);
 		if (e) {
 			reap(r, true);
-			fail("cannot run '%s': %s", r->o.argv[0], tp_strerror(e));
+			rec_fail("cannot run '%s': %s", r->o.argv[0], tp_strerror(e));
 			r->exit_status = 127;
 			goto out_finish;
 		}
+	}
+	if (r->target == REC_TREE) {
+		/* only now: the command has exec'd (workload__start saw the close-on-exec pipe
+		 * close), so tinyperf's own code in the child before execve is not sampled as the
+		 * command's. The kernel sent no COMM or MMAP for that exec: synthesize them, and
+		 * any child forked in between. */
+		evlist__enable(&r->el, true);
+		if (rec_synth(r, REC_SYNTH_TASKS))
+			goto out_finish;
 	}
 	loop(r);
 out_finish:
 	evlist__enable(&r->el, false);
 	drain(r);
-	if (coalescing(r) && !r->write_err)
+	if (rec_coalescing(r) && !r->write_err)
 		coalesce__tick(&r->co, now_ms(), true);
 	if (r->wl.pid > 0 && stop_signal)
 		sys_kill(r->wl.pid, TP_SIGTERM);
@@ -649,13 +405,13 @@ out_finish:
 	if (!e && r->fl.rotate)
 		e = flight__name_last(r);
 	{
-		int ce = close_stream(r);
+		int ce = rec_close_stream(r);
 
 		if (!e)
 			e = ce;
 	}
 	if (e) {
-		fail("writing %s failed: %s: recording stopped; %s", out_name(r), tp_strerror(e),
+		rec_fail("writing %s failed: %s: recording stopped; %s", rec_out_name(r), tp_strerror(e),
 		     r->pipe ? "the stream ends at the last whole record" :
 		     "the file keeps the records written before the error (perf report reads it)");
 		return r->exit_status ? r->exit_status : 1;
@@ -663,7 +419,7 @@ out_finish:
 	closing_line(r);
 	return r->exit_status;
 out_kill:
-	close_stream(r);
+	rec_close_stream(r);
 	if (r->wl.pid > 0) {
 		sys_kill(r->wl.pid, TP_SIGKILL);
 		reap(r, true);

@@ -49,27 +49,43 @@ static void learn(struct dso *e, const struct dso_ident *id)
 	}
 }
 
-/* a slot for a new entry: a fresh one, else one nothing maps and nothing hit */
+/* entry i out of its bucket, its name back to the arena: a free slot */
+static struct dso *drop(struct dsos *d, uint32_t i)
+{
+	struct dso *e = &d->v[i];
+	uint32_t *link;
+
+	for (link = &d->buckets[e->hash & d->mask]; *link != i + 1; link = &d->v[*link - 1].hnext)
+		;
+	*link = e->hnext;
+	arena__put(d->arena, e->name, strlen(e->name) + 1);
+	memset(e, 0, sizeof(*e));
+	if (i < d->free_from)
+		d->free_from = i;
+	return e;
+}
+
+/* a slot for a new entry: a freed one, a fresh one, else one nothing maps and nothing hit */
 static struct dso *slot(struct dsos *d)
 {
-	struct dso *e;
-	uint32_t i, *link;
-
-	if (d->nr < d->max)
+	for (; d->free_from < d->nr; d->free_from++)
+		if (!d->v[d->free_from].name)
+			return &d->v[d->free_from++];
+	if (d->nr < d->max) {
+		d->free_from = d->nr + 1;
 		return &d->v[d->nr++];
-	for (i = 0; i < d->nr; i++) {
-		e = &d->v[i];
-		if (e->refs || e->hit)
-			continue;
-		for (link = &d->buckets[e->hash & d->mask]; *link != i + 1;
-		     link = &d->v[*link - 1].hnext)
-			;
-		*link = e->hnext;
-		arena__put(d->arena, e->name, strlen(e->name) + 1);
-		memset(e, 0, sizeof(*e));
-		return e;
 	}
+	for (uint32_t i = 0; i < d->nr; i++)
+		if (!d->v[i].refs && !d->v[i].hit)
+			return drop(d, i);
 	return NULL;
+}
+
+void dsos__sweep(struct dsos *d)
+{
+	for (uint32_t i = 0; i < d->nr; i++)
+		if (d->v[i].name && !d->v[i].refs && !d->v[i].hit)
+			drop(d, i);
 }
 
 int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_ident *id)

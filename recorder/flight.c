@@ -3,7 +3,6 @@
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
 #include "recorder/record.h"
-#include "recorder/synth.h"
 
 static int fail(const char *what, const char *arg)
 {
@@ -88,30 +87,6 @@ bool flight__due(struct record *r, int64_t now, bool signalled)
 	return false;
 }
 
-/* the kernel and the tasks as they are now, so the file stands alone (perf's
- * --tail-synthesize); for a command, its process (its children are known from their FORKs) */
-static int tail_synth(struct record *r)
-{
-	static char scratch[SYNTH_SCRATCH_MIN];
-	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
-	struct synth sc = {
-		.emit = r->fl.emit, .ctx = r, .fmt = &fmt, .scratch = scratch,
-		.scratch_size = sizeof(scratch),
-	};
-	struct synth_kernel k;
-
-	memset(&k, 0, sizeof(k));
-	synth__kernel(&sc, &k);
-	if (r->target == REC_SYSTEM)
-		synth__all_tasks(&sc);
-	else if (r->target == REC_TASKS)
-		for (unsigned i = 0; i < r->o.nr_pids; i++)
-			synth__task(&sc, (uint32_t)r->o.pids[i]);
-	else if (r->root)
-		synth__task(&sc, r->root);
-	return r->write_err;
-}
-
 int flight__snapshot(struct record *r)
 {
 	unsigned paused = 0;
@@ -127,8 +102,10 @@ int flight__snapshot(struct record *r)
 			break;
 		}
 	}
-	if (!r->write_err)
-		tail_synth(r);
+	if (!r->write_err) {
+		track__forget_procs(&r->track);
+		rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_TASKS);
+	}
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
 		ring__read_backward(&r->el.rings[i], &r->fl.ops);
 	for (unsigned i = 0; i < paused; i++)
@@ -195,11 +172,12 @@ static int name_file(struct record *r)
 		tp_dprintf(2, "[ tinyperf record: dump %s ]\n", name);
 	if (!r->o.switch_max_files)
 		return 0;
-	f->kept[(f->first + f->nr_kept++) % FLIGHT_MAX_FILES] = cs;
+	/* a ring of max + 1 stamps: only those pages of kept[] are ever touched */
+	f->kept[(f->first + f->nr_kept++) % (r->o.switch_max_files + 1)] = cs;
 	while (f->nr_kept > r->o.switch_max_files) {
 		stamp_name(f, f->kept[f->first], name, sizeof(name));
 		sys_unlinkat(TP_AT_FDCWD, name, 0);
-		f->first = (f->first + 1) % FLIGHT_MAX_FILES;
+		f->first = (f->first + 1) % (r->o.switch_max_files + 1);
 		f->nr_kept--;
 	}
 	return 0;
@@ -240,6 +218,7 @@ int flight__switch(struct record *r)
 	r->fl.reopen = true;
 	e = rec_features__finish(r);
 	r->fl.reopen = false;
+	r->fl.written += r->w.pos;
 	sys_close(r->out_fd);
 	if (!e)
 		e = name_file(r);
@@ -251,8 +230,10 @@ int flight__switch(struct record *r)
 	}
 	r->first_time = r->last_time = 0;
 	track__reset_hits(&r->track);
+	/* the kernel and the tasks as they are now, so the file stands alone (perf's
+	 * --tail-synthesize) */
 	if (!r->o.overwrite)
-		tail_synth(r);
+		rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_TASKS);
 	return r->write_err;
 }
 

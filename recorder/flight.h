@@ -22,9 +22,10 @@ struct flight {
 	const char *base;         /* the -o name the files are named after */
 	char tmp[240];            /* the file being written, renamed at each switch */
 	uint64_t last_cs;         /* stamp of the last name (centiseconds since the epoch, UTC) */
-	uint64_t kept[FLIGHT_MAX_FILES]; /* stamps of the files kept, oldest at first */
+	uint64_t kept[FLIGHT_MAX_FILES + 1]; /* stamps of the files kept, oldest at first */
 	unsigned first, nr_kept;
 	unsigned files;           /* files completed */
+	uint64_t written;         /* bytes in the files completed (the closing line's total) */
 	/* given by the command: what ring records and synthesized records go through */
 	struct ring_ops ops;
 	int (*emit)(void *ctx, const void *rec, size_t len);

@@ -6,40 +6,41 @@
 
 enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x[=v] */ };
 
-struct opt {
-	char s;
+struct opt {	/* pointer first: 16 bytes an entry on 64-bit targets, not 24 */
 	const char *l;
+	char s;
 	uint8_t kind;
 	uint8_t field;
 };
 
 enum { F_EVENT, F_FREQ, F_PERIOD, F_G, F_ALL, F_CPU, F_PID, F_TID, F_OUT, F_MMAP, F_DUR,
        F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP, F_BIDCACHE,
-       F_OVERWRITE, F_SWITCH, F_MAXFILES };
+       F_OVERWRITE, F_SWITCH, F_MAXFILES, F_NOEMBED };
 
 static const struct opt opts[] = {
-	{ 'e', "event", O_STR, F_EVENT },
-	{ 'F', "freq", O_U64, F_FREQ },
-	{ 'c', "count", O_U64, F_PERIOD },
-	{ 'g', NULL, O_FLAG, F_G },
-	{ 'a', "all-cpus", O_FLAG, F_ALL },
-	{ 'C', "cpu", O_STR, F_CPU },
-	{ 'p', "pid", O_PIDS, F_PID },
-	{ 't', "tid", O_PIDS, F_TID },
-	{ 'o', "output", O_STR, F_OUT },
-	{ 'm', "mmap-pages", O_PAGES, F_MMAP },
-	{ 0, "duration", O_SECS, F_DUR },
-	{ 'i', "no-inherit", O_FLAG, F_NOINH },
-	{ 0, "buildid-all", O_FLAG, F_BIDALL },
-	{ 0, IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? "buildid-cache" : NULL, O_STR, F_BIDCACHE },
-	{ 'q', "quiet", O_FLAG, F_QUIET },
-	{ 'v', "verbose", O_FLAG, F_VERB },
-	{ 0, IS_ENABLED(CONFIG_REC_STREAMS) ? "retry" : NULL, O_U64, F_RETRY },
-	{ 0, IS_ENABLED(CONFIG_REC_STREAMS) ? "coalesce" : NULL, O_OPTVAL, F_COALESCE },
-	{ 0, "overwrite", O_FLAG, F_OVERWRITE },
-	{ 0, "switch-output", O_OPTVAL, F_SWITCH },
-	{ 0, "switch-max-files", O_U64, F_MAXFILES },
-	{ 'h', "help", O_FLAG, F_HELP },
+	{ "event", 'e', O_STR, F_EVENT },
+	{ "freq", 'F', O_U64, F_FREQ },
+	{ "count", 'c', O_U64, F_PERIOD },
+	{ NULL, 'g', O_FLAG, F_G },
+	{ "all-cpus", 'a', O_FLAG, F_ALL },
+	{ "cpu", 'C', O_STR, F_CPU },
+	{ "pid", 'p', O_PIDS, F_PID },
+	{ "tid", 't', O_PIDS, F_TID },
+	{ "output", 'o', O_STR, F_OUT },
+	{ "mmap-pages", 'm', O_PAGES, F_MMAP },
+	{ "duration", 0, O_SECS, F_DUR },
+	{ "no-inherit", 'i', O_FLAG, F_NOINH },
+	{ "buildid-all", 0, O_FLAG, F_BIDALL },
+	{ IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? "buildid-cache" : NULL, 0, O_STR, F_BIDCACHE },
+	{ "quiet", 'q', O_FLAG, F_QUIET },
+	{ "verbose", 'v', O_FLAG, F_VERB },
+	{ IS_ENABLED(CONFIG_REC_STREAMS) ? "retry" : NULL, 0, O_U64, F_RETRY },
+	{ IS_ENABLED(CONFIG_REC_STREAMS) ? "coalesce" : NULL, 0, O_OPTVAL, F_COALESCE },
+	{ "overwrite", 0, O_FLAG, F_OVERWRITE },
+	{ "switch-output", 0, O_OPTVAL, F_SWITCH },
+	{ "switch-max-files", 0, O_U64, F_MAXFILES },
+	{ "help", 'h', O_FLAG, F_HELP },
+	{ IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? "no-embed-symbols" : NULL, 0, O_FLAG, F_NOEMBED },
 };
 
 void rec_opts__usage(int fd)
@@ -81,6 +82,9 @@ void rec_opts__usage(int fd)
 		"  -v, --verbose        more messages\n");
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE))
 		tp_dprintf(fd, "      --buildid-cache DIR  link (or copy) the hit binaries into DIR\n");
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
+		tp_dprintf(fd, "      --no-embed-symbols  do not store the symbols of the sampled\n"
+			   "                       functions in the recording\n");
 }
 
 static int parse_ids(const char *s, int *out, unsigned *nr)
@@ -138,6 +142,7 @@ static int apply(struct rec_opts *o, const struct opt *op, const char *val)
 	case F_BIDALL: o->buildid_all = true; return 0;
 	case F_BIDCACHE: o->buildid_cache = val; return 0;
 	case F_OVERWRITE: o->overwrite = true; return 0;
+	case F_NOEMBED: o->no_embed_symbols = true; return 0;
 	case F_SWITCH: o->switch_output = val ? val : "signal"; return 0;
 	case F_MAXFILES:
 		if (tp_parse_u64(val, 10, &v) || !v || v > 4096)

@@ -26,6 +26,7 @@ struct rec_opts {
 	uint64_t duration_ms;   /* --duration */
 	bool no_inherit;
 	bool buildid_all;
+	bool no_embed_symbols;  /* --no-embed-symbols (CONFIG_REC_EMBED_SYMBOLS) */
 	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
 	bool overwrite;         /* --overwrite: flight recorder, rings read at snapshots */
 	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/flight.c) */

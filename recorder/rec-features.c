@@ -9,6 +9,7 @@
 #include "recorder/cmd.h"
 #include "recorder/rec-bidcache.h"
 #include "recorder/record.h"
+#include "recorder/symembed.h"
 #include "recorder/sysinfo.h"
 #include "recorder/tracing-data.h"
 
@@ -85,6 +86,7 @@ struct bid_ctx {
 	struct tp_fbuf *hashes;    /* TP_FEAT_TEXT_HASH entries */
 	uint32_t nr_hashes;
 	struct rec_bidcache *cache; /* --buildid-cache, or NULL */
+	struct symembed *emb;      /* embedded symbols, or NULL */
 };
 
 static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint8_t *id_in,
@@ -122,6 +124,8 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 		tp_fbuf__string(c->hashes, path);
 		c->nr_hashes++;
 	}
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && c->emb)
+		symembed__dso(c->emb, path, kind, id, len, hash);
 	return 0;
 }
 
@@ -130,8 +134,9 @@ int rec_features__finish(struct record *r)
 	struct tp_fbuf ids, hashes;
 	struct rec_bidcache cache = { .dir = r->o.buildid_cache };
 	struct bid_ctx c = { &ids, &hashes, 0,
-			     IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && cache.dir ? &cache : NULL };
+			     IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && cache.dir ? &cache : NULL, NULL };
 	struct tp_feat f;
+	struct symembed emb;
 	long addr;
 	int err;
 
@@ -149,7 +154,11 @@ int rec_features__finish(struct record *r)
 	tp_writer__fbuf(&r->w, &ids, (void *)addr, END_BUF);
 	tp_writer__fbuf(&r->w, &hashes, (char *)addr + END_BUF, END_BUF);
 	tp_fbuf__u32(&hashes, 0);   /* nr, patched below */
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !symembed__begin(&emb, r))
+		c.emb = &emb;
 	track__for_each_hit_dso(&r->track, one_dso, &c);
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && c.emb && !symembed__end(&emb, &f))
+		add(&f);
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && c.cache)
 		rec_bidcache__report(c.cache, r->o.quiet);
 	if (ids.len && !ids.err) {
@@ -166,6 +175,8 @@ int rec_features__finish(struct record *r)
 	}
 	err = tp_writer__close(&r->w, fs.f, fs.n);
 	sys_munmap((void *)addr, 2 * END_BUF);
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && c.emb)
+		symembed__release(&emb);
 	fs.fb.len = base_len;
 	fs.n = base_n;
 	if (!r->fl.reopen)

@@ -65,4 +65,11 @@ struct record {
 int rec_features__start(struct record *r);
 int rec_features__finish(struct record *r);
 
+/* recorder/rec-synth.c: COMM/MMAP state as of now, through r->fl.emit: the kernel and
+ * modules, and the target's processes (every one with -a, a command's whole tree) */
+#define REC_SYNTH_KERNEL	1
+#define REC_SYNTH_TASKS		2
+#define REC_SYNTH_WARN		4	/* say so when kptr_restrict hides the kernel */
+int rec_synth(struct record *r, unsigned what);
+
 #endif

@@ -121,14 +121,23 @@ int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_o
 
 long ring__read(struct ring *r, const struct ring_ops *ops)
 {
-	uint64_t head, pos;
+	return r->page ? ring__read_to(r, ring__head(r), ops) : 0;
+}
+
+uint64_t ring__head(struct ring *r)
+{
+	return arch_load_acquire_u64(&r->page->data_head);
+}
+
+long ring__read_to(struct ring *r, uint64_t head, const struct ring_ops *ops)
+{
+	uint64_t pos;
 	long consumed;
 	bool bad;
 	int err;
 
 	if (!r->page)
 		return 0;
-	head = arch_load_acquire_u64(&r->page->data_head);
 	if (head - r->prev > r->size) {
 		/* cannot happen with a writable tail unless the kernel and we disagree: count
 		 * it and resynchronise rather than parse garbage */

@@ -34,6 +34,9 @@ bool ring__pending(struct ring *r);
 /* consume everything available; returns bytes consumed or the first -errno of ->write()
  * (the tail is then left where the failed write started, so nothing is skipped silently) */
 long ring__read(struct ring *r, const struct ring_ops *ops);
+/* the same in two steps: the head (load-acquire), then consume up to that head only */
+uint64_t ring__head(struct ring *r);
+long ring__read_to(struct ring *r, uint64_t head, const struct ring_ops *ops);
 /* the record walk both directions share: [start, end) in ring positions, records to ->record()
  * and the kept ones to ->write(); *pos_out is where it stopped, *bad says a record there could
  * not be parsed. 0 or the first -errno of ->write(). */

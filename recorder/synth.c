@@ -183,6 +183,90 @@ int synth__all_tasks(struct synth *s)
 	return err;
 }
 
+/* the parent of pid from /proc/PID/stat ("pid (comm) S ppid ..."), 0 if unknown; the comm
+ * may hold ')' and spaces, the last ')' ends it */
+static uint32_t ppid_of(uint32_t pid)
+{
+	char path[32], buf[64];
+	const char *p;
+	uint64_t v;
+
+	tp_snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (tp_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')) ||
+	    strnlen(p, 4) < 4)
+		return 0;
+	p += 4;
+	return tp_parse_u64_prefix(&p, 10, &v) || v > 0xffffffffu ? 0 : (uint32_t)v;
+}
+
+/* the tree below root through /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), breadth
+ * first: a few reads instead of one per process on the system. -TP_ENOENT when root's own
+ * file is missing, -TP_E2BIG past the queue: the caller scans /proc instead. */
+static int tree_children(struct synth *s, uint32_t root)
+{
+	uint32_t q[128], n = 0, tid;
+	char path[64];
+	struct dir d;
+	int err = 0;
+
+	q[n++] = root;
+	for (uint32_t i = 0; i < n && !err; i++) {
+		if (i && (err = synth__task(s, q[i])))
+			break;
+		tp_snprintf(path, sizeof(path), "/proc/%u/task", q[i]);
+		if (dir_open(&d, path, PROC_BUF(s), PROC_DENTS))
+			continue;	/* gone */
+		while (!err && (tid = dir_next(&d))) {
+			const char *p = LINE_BUF(s);
+			uint64_t v;
+			long len;
+
+			tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/children", q[i], tid);
+			len = tp_read_file(path, LINE_BUF(s), LINE_CAP);
+			if (len < 0 && !i && tid == root)
+				err = -TP_ENOENT;
+			while (len > 0 && !err && !tp_parse_u64_prefix(&p, 10, &v)) {
+				if (n == TP_ARRAY_SIZE(q))
+					err = -TP_E2BIG;
+				else
+					q[n++] = (uint32_t)v;
+				while (*p == ' ')
+					p++;
+			}
+		}
+		sys_close(d.fd);
+	}
+	return err;
+}
+
+int synth__tree(struct synth *s, uint32_t root)
+{
+	struct dir d;
+	uint32_t pid, up;
+	int err = synth__task(s, root);
+
+	if (err)
+		return err;
+	err = tree_children(s, root);
+	if (err != -TP_ENOENT && err != -TP_E2BIG)
+		return err;
+	/* records already emitted for part of the tree come again: harmless duplicates */
+	err = dir_open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
+	if (err)
+		return err;
+	while (!err && (pid = dir_next(&d))) {
+		/* up the ancestry; 64 levels is deeper than any real tree */
+		for (unsigned depth = 0, p = pid; p > 1 && p != root && depth < 64; depth++) {
+			up = ppid_of(p);
+			if (up == root)
+				err = synth__task(s, pid);
+			p = up == root ? 0 : up;
+		}
+	}
+	sys_close(d.fd);
+	return err;
+}
+
 /* ---- the kernel ---- */
 
 /* the n-th space-separated field of line (0-based), NULL if there are fewer */

@@ -32,6 +32,10 @@ int synth__task(struct synth *s, uint32_t pid);
 /* every process of /proc (for -a) */
 int synth__all_tasks(struct synth *s);
 
+/* root and every live process descended from it (found through the parents in
+ * /proc/PID/stat, so no CONFIG_PROC_CHILDREN is needed) */
+int synth__tree(struct synth *s, uint32_t root);
+
 struct synth_kernel {
 	uint64_t text;			/* runtime address of the reference symbol */
 	const char *ref;		/* "_text", or "_stext" on kernels without _text */

@@ -1,5 +1,6 @@
 /* Which DSOs got samples, kept up to date record by record (track.h). */
 #include "libc-shim/shim.h"
+#include "recorder/addrset.h"
 #include "recorder/track.h"
 
 #define MAX_MAPS	1024	/* 1024 maps of 24 bytes fit the largest arena class */
@@ -9,6 +10,7 @@
 struct track_map {
 	uint64_t start, end;
 	uint32_t dso;
+	uint32_t pgoff;		/* file offset of start, in 4 KiB units (symembed.c) */
 };
 
 struct track_proc {
@@ -190,7 +192,7 @@ static bool maps_room(struct track *t, struct track_proc *p, uint32_t n)
 /* map [start, end) to dso, over whatever it overlaps (as mmap does): maps it covers go,
  * maps it partly covers are trimmed, a map around it is split in two */
 static void map_insert(struct track *t, struct track_proc *p, uint64_t start, uint64_t end,
-		       uint32_t dso)
+		       uint32_t dso, uint32_t pgoff)
 {
 	uint32_t i = first_after(p, start), j;
 	bool split = i < p->nr && p->maps[i].start < start && p->maps[i].end > end;
@@ -208,10 +210,12 @@ static void map_insert(struct track *t, struct track_proc *p, uint64_t start, ui
 		m[i++].end = start;
 	for (j = i; j < p->nr && m[j].end <= end; j++)
 		t->dsos.v[m[j].dso].refs--;
-	if (j < p->nr && m[j].start < end)
+	if (j < p->nr && m[j].start < end) {
+		m[j].pgoff += (uint32_t)((end - m[j].start) >> 12);
 		m[j].start = end;
+	}
 	memmove(&m[i + 1], &m[j], (p->nr - j) * sizeof(*m));
-	m[i] = (struct track_map){ start, end, dso };
+	m[i] = (struct track_map){ start, end, dso, pgoff };
 	t->dsos.v[dso].refs++;
 	p->nr = (uint16_t)(p->nr - (j - i) + 1);
 }
@@ -373,7 +377,7 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		return 0;
 	d = dsos__get(&t->dsos, name, kind, &id);
 	if (d >= 0)
-		map_insert(t, p, start, end, (uint32_t)d);
+		map_insert(t, p, start, end, (uint32_t)d, (uint32_t)(rd64(b + 24) >> 12));
 	else if (d == -TP_ENOSPC)
 		t->stats.dsos_dropped++;
 	else
@@ -457,6 +461,10 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 		*cache = m = &p->maps[i];
 	}
 	t->dsos.v[m->dso].hit = true;
+	/* embedded symbols: user addresses as file offsets, kernel ones as they are */
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
+		addrset__add(t->as, m->dso, cache == &t->last_kernel ? addr :
+			     addr - m->start + ((uint64_t)m->pgoff << 12));
 }
 
 static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)
@@ -546,6 +554,15 @@ int track__record(struct track *t, const struct perf_event_header *h)
 	return 0;
 }
 
+void track__forget_procs(struct track *t)
+{
+	while (t->lru.head)
+		proc_free(t, t->lru.head);
+	while (t->zombies.head)
+		proc_free(t, t->zombies.head);
+	dsos__sweep(&t->dsos);
+}
+
 void track__mark_all(struct track *t)
 {
 	dsos__mark_all(&t->dsos);
@@ -555,6 +572,8 @@ void track__reset_hits(struct track *t)
 {
 	for (uint32_t i = 0; i < t->dsos.nr; i++)
 		t->dsos.v[i].hit = t->dsos.mark_all && t->dsos.v[i].name;
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
+		addrset__reset(t->as);
 }
 
 int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx)

@@ -61,6 +61,7 @@ enum track_kind { TRACK_USER, TRACK_KERNEL, TRACK_MODULE };
 
 struct track_proc;
 struct track_map;
+struct addrset;
 struct track_id;
 
 struct track_list {
@@ -83,6 +84,7 @@ struct track {
 	struct track_list zombies;	/* exited, oldest first */
 	struct track_proc *kernel;	/* kernel and module maps */
 	struct dsos dsos;		/* the files the maps point to */
+	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
 	/* last lookups */
 	struct track_proc *last_proc;
 	const struct track_map *last_user, *last_kernel;
@@ -105,6 +107,12 @@ int track__record(struct track *t, const struct perf_event_header *h);
 /* After each pass over all the rings (where the writer's FINISHED_ROUND goes): processes
  * that exited two rounds ago are released. */
 void track__end_round(struct track *t);
+
+/* Every process forgotten, its memory back to the pools, and the DSOs nothing maps and
+ * nothing hit with them (the kernel and its modules stay): a
+ * flight-recorder snapshot reads its ring newest first (an EXIT before its FORK), so it
+ * starts from the tail synthesis instead, and nothing piles up from snapshot to snapshot. */
+void track__forget_procs(struct track *t);
 
 /* Follow the process tree rooted at pid: it and every process forked from a member (FORK
  * records) are members until they exit. 0 or -TP_ENOMEM. */

@@ -12,7 +12,9 @@ struct workload {
 
 /* fork the child; it waits for workload__start(); 0 or -errno */
 int workload__prepare(struct workload *w, char **argv, char **envp);
-/* let it exec; returns 0, or the execve error (-errno) if it could not run */
+/* let it exec; returns 0 once the execve succeeded (the close-on-exec pipe closed: from
+ * then on the child runs the command's image, never tinyperf's code), or the execve error
+ * (-errno) if it could not run */
 int workload__start(struct workload *w);
 
 #endif

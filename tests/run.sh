@@ -17,14 +17,11 @@ total_pass=0
 total_fail=0
 times=""
 
-part() { # NAME COMMAND...
-	name=$1; shift
-	echo
-	echo "==== $name"
-	start=$(date +%s)
-	log=$logs/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '-').log
-	"$@" >"$log" 2>&1
-	rc=$?
+logname() { echo "$logs/$(echo "$1" | tr -c 'a-zA-Z0-9\n' '-').log"; }
+
+# add up a finished part: NAME LOG RC START
+account() {
+	name=$1 log=$2 rc=$3 start=$4
 	cat "$log"
 	p=0 f=0
 	for n in $(sed -n 's/^[A-Za-z0-9_.-]*: \([0-9]*\) passed, \([0-9]*\) failed\(, [0-9]* skipped\)\{0,1\}$/\1:\2/p' "$log"); do
@@ -44,6 +41,34 @@ part() { # NAME COMMAND...
 	echo "---- $name: $verdict ($p passed, $f failed, ${secs}s)"
 }
 
+part() { # NAME COMMAND...
+	name=$1; shift
+	echo
+	echo "==== $name"
+	start=$(date +%s)
+	log=$(logname "$name")
+	"$@" >"$log" 2>&1
+	account "$name" "$log" $? "$start"
+}
+
+# A part that measures memory, not time, runs beside the others: bgpart starts it,
+# bgwait collects it (its time in the table overlaps the parts run meanwhile).
+bgpart() { # NAME COMMAND...
+	bg_name=$1; shift
+	echo
+	echo "==== $bg_name (in the background; collected at the end)"
+	bg_start=$(date +%s)
+	bg_log=$(logname "$bg_name")
+	"$@" >"$bg_log" 2>&1 &
+	bg_pid=$!
+}
+bgwait() {
+	echo
+	echo "==== $bg_name (collecting)"
+	wait "$bg_pid"
+	account "$bg_name" "$bg_log" $? "$bg_start"
+}
+
 check_start=$(date +%s)
 part "dependencies (Debian packages)" "$src/scripts/deps.sh" all
 part "build: 6 targets x {musl, freestanding, skeletons}, sizes" "$src/scripts/matrix.sh" sizes
@@ -56,6 +81,8 @@ part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/bu
 part "record on this kernel (x86_64 musl), read by Linux perf" \
 	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"
 part "flight recorder: overwrite, SIGUSR2 snapshots, rotation" "$src/tests/flight/run.sh" "$out/qemu-x86_64-musl/tinyperf"
+bgpart "flight recorder soak: 10 min -a -F 1000, churn, flat RSS" \
+	"$src/tests/flight/soak.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/flight-soak" 600
 part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 	T_NAME=record-x86_64-freestanding RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-x86_64-freestanding/tinyperf" "$2/record-fs"
 	a=$?
@@ -64,13 +91,20 @@ part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 part "host tools + unit tests, built with ASan/UBSan" \
 	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
+part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
+	"$src/tests/report/peer.sh" "$out/host/host-san/tests" "$out/qemu-x86_64-musl/tinyperf"
+part "source lines and inlined frames (--lines, --inline)" \
+	"$src/tests/report/lines.sh" "$out/host/host-san/tinyperf"
 part "transport: stdout, TCP, serial (pty), coalescing, recv" \
 	"$src/tests/transport/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport"
+part "embedded symbols: report with no sysroot/cache/kernel, sysroot wins, TCP, flight" \
+	"$src/tests/embed/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/embed"
 part "full system: record inside 6 qemu guests (real kernels), report on the host" \
 	env QEMU_OUT="$out/qemu" "$src/tests/qemu/run.sh"
 part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/host/host-san/tinyperf"
 part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$out/host/host-san" "$out/cache"
 part "fuzz the reader and session (60 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
+bgwait
 
 echo
 echo "==== time per part"

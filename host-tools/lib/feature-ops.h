@@ -19,7 +19,7 @@ const struct tp_feature_ops *tp_feature_ops(uint32_t id);
 #define TP_FEATURE_PRINTERS(x) \
 	x(hostname) x(osrelease) x(version) x(arch) x(nrcpus) x(cpudesc) x(cpuid) \
 	x(total_mem) x(cmdline) x(event_desc) x(cpu_topology) x(build_id) x(tracing_data) \
-	x(pmu_mappings) x(sample_time) x(clockid) x(compressed) x(text_hash) x(blob)
+	x(pmu_mappings) x(sample_time) x(clockid) x(compressed) x(text_hash) x(symtab) x(blob)
 #define TP_DECLARE_PRINT(n) \
 	void tp_feature_print_##n(const struct tp_features *f, uint32_t id, \
 				 const struct tp_printer *out);

@@ -7,6 +7,7 @@
 #include "host-tools/lib/decode.h"
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/feature-ops.h"
+#include "host-tools/lib/symembed.h"
 
 #define BAD(msg) do { *why = (msg); return -TP_ERR_BAD_FEATURE; } while (0)
 
@@ -255,6 +256,14 @@ static int parse_text_hash(struct tp_features *f, struct tp_cur *c, const char *
 	return 0;
 }
 
+/* perfdata/symtab.h, decoded and checked whole (symembed.h) */
+static int parse_symtab(struct tp_features *f, struct tp_cur *c, const char **why)
+{
+	tp_embsyms__free(f->embsyms);
+	f->embsyms = NULL;
+	return tp_embsyms__parse(c->p, c->len, c->swap, &f->embsyms, why);
+}
+
 #define F(id, name, parse, print) { id, name, parse, tp_feature_print_##print }
 static const struct tp_feature_ops table[] = {
 	F(HEADER_TRACING_DATA, "TRACING_DATA", parse_tracing_data, tracing_data),
@@ -291,7 +300,7 @@ static const struct tp_feature_ops table[] = {
 	F(HEADER_CPU_DOMAIN_INFO, "CPU_DOMAIN_INFO", NULL, blob),
 	/* tinyperf's own, kept as blobs for the commands that use them */
 	F(TP_FEAT_TEXT_HASH, "text_hash", parse_text_hash, text_hash),
-	F(TP_FEAT_SYMTAB, "symtab", NULL, blob),
+	F(TP_FEAT_SYMTAB, "symtab", parse_symtab, symtab),
 	F(TP_FEAT_RECORD_INFO, "record_info", NULL, blob),
 };
 #undef F
@@ -346,6 +355,7 @@ void tp_features__release(struct tp_features *f)
 	free_events(f);
 	free(f->pmus);
 	free(f->text_hashes);
+	tp_embsyms__free(f->embsyms);
 	free(f->build_ids);
 	memset(f, 0, sizeof(*f));
 }

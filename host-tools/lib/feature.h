@@ -47,6 +47,8 @@ struct tp_section {
 	uint64_t offset;		/* in the input */
 };
 
+struct tp_embsyms;
+
 struct tp_features {
 	uint64_t present[HEADER_FEAT_BITS / 64];	/* sections that parsed */
 	struct tp_section sect[HEADER_FEAT_BITS];	/* raw bytes of each */
@@ -63,6 +65,7 @@ struct tp_features {
 	size_t nr_build_ids, cap_build_ids;
 	struct tp_text_hash *text_hashes;	/* tinyperf's TP_FEAT_TEXT_HASH */
 	uint32_t nr_text_hashes;
+	struct tp_embsyms *embsyms;		/* tinyperf's TP_FEAT_SYMTAB (symembed.h) */
 	uint64_t first_sample_time, last_sample_time;
 	uint64_t clockid_res_ns;
 	struct {

@@ -138,7 +138,7 @@ int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const
 		err = -TP_ERR_EMPTY;
 		goto out_err;
 	}
-	tp_symtab__finish(&k->tab, KALLSYMS_LAST_SIZE);
+	tp_symtab__finish(&k->tab, TP_SYMTAB_KALLSYMS, KALLSYMS_LAST_SIZE);
 	return 0;
 
 out_err:

@@ -1,5 +1,6 @@
 /* What the records say about the machine: threads and their comms, each process's maps
- * (inherited on fork, dropped on exec), the kernel's maps, and the DSOs behind them. */
+ * (inherited on fork, kept across exec as perf does), the kernel's maps, and the DSOs behind
+ * them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,20 @@ static const struct tp_map *maps_find(const struct tp_maps *m, uint64_t addr)
 	size_t i = maps_lower(m, addr);
 
 	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
+}
+
+/* The kernel's own map reaches the next kernel map, as perf resolves it: its MMAP record
+ * ends at _etext, but samples and stacks also run in .init.text (start_kernel, under the
+ * idle task's stack) and other text past it. */
+static const struct tp_map *kmaps_find(const struct tp_maps *m, uint64_t addr)
+{
+	size_t i = maps_lower(m, addr);
+
+	if (i < m->nr && m->v[i].start <= addr)
+		return &m->v[i];
+	if (i && !strcmp(m->v[i - 1].dso->name, KERNEL_NAME))
+		return &m->v[i - 1];
+	return NULL;
 }
 
 static struct tp_maps *maps_new(void)
@@ -419,15 +434,9 @@ int tp_machine__apply(struct tp_session *s, const struct tp_event *ev,
 		t = findnew_thread(s, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid);
 		if (!t)
 			return -TP_ERR_NOMEM;
+		/* exec keeps the maps, as in perf: the new image's MMAPs replace what they
+		 * overlap, and samples taken in execve still unwind through the old image */
 		t->comm = ev->u.comm.comm;
-		if (ev->u.comm.exec) {	/* exec: the old image's maps are gone */
-			struct tp_maps *m = maps_new();
-
-			if (!m)
-				return -TP_ERR_NOMEM;
-			maps_put(t->proc->maps);
-			t->proc->maps = m;
-		}
 		break;
 	case PERF_RECORD_FORK:
 		err = fork_thread(s, &ev->u.task, &t);
@@ -479,7 +488,7 @@ bool tp_session__resolve(struct tp_session *s, const struct tp_thread *thread, u
 		loc->addr = addr - m->start + m->pgoff;
 	} else if (cpumode == PERF_RECORD_MISC_KERNEL ||
 		   cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) {
-		m = maps_find(&s->kmaps, addr);	/* kernel: the address stays as it is */
+		m = kmaps_find(&s->kmaps, addr);	/* kernel: the address stays as it is */
 	}
 	if (!m)
 		return false;

@@ -43,6 +43,7 @@ enum tp_symdso_type {
 	TP_SYMDSO_TYPE_NONE,	/* resolves nothing */
 	TP_SYMDSO_TYPE_ELF,	/* user DSO or vmlinux, through libdwfl */
 	TP_SYMDSO_TYPE_KALLSYMS,
+	TP_SYMDSO_TYPE_EMBEDDED,	/* the recording's own symbols, in tab */
 };
 
 struct tp_symdso {
@@ -119,6 +120,11 @@ int tp_symfind__debuginfo_cb(Dwfl_Module *mod, void **userdata, const char *modn
 			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			     GElf_Word debuglink_crc, char **debuginfo_file_name);
 
+/* symembed-sym.c: if dso resolves nothing, the recording's embedded block for it (kind:
+ * TP_SYMTAB_USER, _KERNEL, _MODULE), if any. 0 or -TP_ERR_NOMEM. */
+int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind);
+const struct tp_sym *tp_symembed__find(const struct tp_symdso *dso, uint64_t addr);
+
 /* symdwarf.c: file:line and the inline chain at module address pc */
 int tp_symdwarf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, Dwarf_Addr pc,
 			 struct tp_symres *res);
@@ -131,6 +137,9 @@ int tp_symelf__open(struct tp_symbolizer *s, struct tp_symdso *dso, const char *
 bool tp_symelf__value(struct tp_symdso *dso, const char *name, uint64_t *value);
 int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
 		       struct tp_symres *res);
+/* symplt.c: perf's "name@plt" symbols over .plt where no symbol reaches, after the table is
+ * finished; 0 or -TP_ERR_NOMEM */
+int tp_symplt__add(struct tp_symdso *dso, Elf *elf);
 /* ELF helpers shared with symfind.c */
 bool tp_symelf__has_section(Elf *elf, const char *name, bool need_bits);
 bool tp_symelf__has_code(Elf *elf);

@@ -7,6 +7,7 @@
 
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/symbolizer-int.h"
+#include "host-tools/lib/symembed.h"
 
 #define ARENA_CHUNK 65536
 
@@ -230,6 +231,7 @@ int tp_symbolizer__dso(struct tp_symbolizer *s, const char *path, const uint8_t 
 {
 	struct tp_symdso *dso;
 	size_t i;
+	int err;
 
 	*out = NULL;
 	if (!path || (build_id_len && !build_id))
@@ -250,7 +252,8 @@ int tp_symbolizer__dso(struct tp_symbolizer *s, const char *path, const uint8_t 
 	dso->id.build_id_len = build_id_len;
 	dso->id.text_hash = build_id_len ? 0 : text_hash;
 	*out = dso;
-	return tp_symfind__user(s, dso, path);
+	err = tp_symfind__user(s, dso, path);
+	return err ? err : tp_symembed__attach(s, dso, TP_SYMTAB_USER);
 }
 
 const struct tp_symdso_info *tp_symdso__info(const struct tp_symdso *dso)
@@ -314,6 +317,15 @@ static int resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr
 			r->sym_start = sym->start;
 			r->sym_size = sym->size;
 			r->offset = a - sym->start;
+		}
+		return 0;
+	case TP_SYMDSO_TYPE_EMBEDDED:
+		sym = tp_symembed__find(dso, addr);
+		if (sym) {
+			r->name = sym->name;
+			r->sym_start = sym->start;
+			r->sym_size = sym->size;
+			r->offset = addr - sym->start;
 		}
 		return 0;
 	case TP_SYMDSO_TYPE_NONE:

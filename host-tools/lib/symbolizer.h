@@ -13,6 +13,7 @@
 
 struct tp_symbolizer;
 struct tp_symdso;
+struct tp_embsyms;
 
 struct tp_symconf {
 	/* --sysroot/--symfs: the device's root on the host. NULL or "" = "/" (native). Every
@@ -35,7 +36,15 @@ struct tp_symconf {
 	/* refuse a DSO whose recording has neither a build-id nor a text hash, instead of using
 	 * the file at its path unverified (with a warning) */
 	bool strict;
+	/* "[vdso]" with no build-id recorded (pipe mode): use this host's own vdso, unverified,
+	 * as perf does; the caller sets it when the recording is of this host's kernel. With a
+	 * build-id recorded, this host's vdso is always tried after the cache, verified. */
+	bool host_vdso;
 	struct tp_log log;	/* diagnostics: mismatches (WARN), where symbols came from (INFO) */
+	/* the symbols embedded in the recording (TP_FEAT_SYMTAB, symembed.h), or NULL: used
+	 * for a DSO, the kernel or a module only when nothing above resolves it, and only
+	 * for the recorded identity */
+	const struct tp_embsyms *embedded;
 };
 
 /* Where a DSO's symbols came from, best first. */
@@ -73,6 +82,7 @@ struct tp_symdso_info {
 	const char *debug_path;	/* a separate debug file libdw loaded, or NULL */
 	size_t n_syms;		/* functions in the lookup table */
 	int64_t kernel_reloc;	/* kernel: runtime address - address in the symbol source */
+	bool embedded;		/* from the recording's embedded symbols (sym_path says so) */
 };
 
 /* One inlined call, innermost first: inl[0].func was inlined into inl[1].func (or into the
@@ -118,7 +128,8 @@ void tp_symbolizer__delete(struct tp_symbolizer *sym);
  *     debuglink CRC, or (an unstripped copy) its text hash;
  *   with no file with the code at all, a debug file found by build-id stands in for it (its
  *     zeroed segment offsets are reconstructed, assuming a GNU ld layout).
- * "[vdso]" is looked up in the build-id cache only (<buildid-dir>/[vdso]/<id>/vdso). */
+ * "[vdso]" is looked up in the build-id cache (<buildid-dir>/[vdso]/<id>/vdso), then is this
+ * host's own vdso if its build-id matches (or, conf.host_vdso, if none was recorded). */
 int tp_symbolizer__dso(struct tp_symbolizer *sym, const char *path_on_device,
 		       const uint8_t *build_id, size_t build_id_len, uint64_t text_hash,
 		       struct tp_symdso **dso);

@@ -56,6 +56,7 @@ struct tp_symcache {
 	struct tp_log log;		/* the caller's */
 	const struct tp_features *feat;
 	bool no_demangle, demangle_tried, kernel_tried;
+	bool want_inlines;		/* conf.sym.want_inlines */
 	demangle_fn *demangle;
 	void *libcxx;
 	uint32_t cur_dso;		/* gets the symbolizer's warnings, NONE */
@@ -110,5 +111,9 @@ bool tp_ptr_key_eq(const void *k, uint32_t i);
 uint32_t tp_str_hash(const char *s);
 /* p, kept until the symcache goes (freed and NULL if it cannot be) */
 char *tp_symcache__own(struct tp_symcache *c, char *p);
+
+/* conf.sym.want_inlines: put the inlined functions in front of each frame (symcache.c):
+ * 0 or -TP_ERR_NOMEM */
+int tp_symcache__add_inlines(struct tp_symcache *c, struct tp_chain *ch);
 
 #endif

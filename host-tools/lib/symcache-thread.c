@@ -170,6 +170,19 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 
 	ch->nr = 0;
 	if (ev->attr && (ev->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		/* the cache lines of the whole stack at once: their misses overlap */
+		const void *proc = t ? t->proc : NULL;
+		bool user = true;
+
+		for (uint64_t i = 0; i < smp->callchain_nr && i < 64; i++) {
+			uint64_t ip = smp->callchain[i];
+
+			if (ip >= PERF_CONTEXT_MAX)
+				user = ip == PERF_CONTEXT_USER;
+			else
+				__builtin_prefetch(l1_slot(c, user ? proc : NULL, ip, user ?
+					PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL));
+		}
 		for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 			uint64_t ip = smp->callchain[i];
 
@@ -178,13 +191,13 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 				case PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
 				case PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
 				case PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
-				case PERF_CONTEXT_GUEST_KERNEL: cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
-				case PERF_CONTEXT_GUEST_USER: cpumode = PERF_RECORD_MISC_GUEST_USER; break;
 				case PERF_CONTEXT_USER_DEFERRED: i++; break;	/* then a cookie */
-				case PERF_CONTEXT_GUEST: break;
 				default:
 					/* as perf: a stack with a bogus context marker (a -1
-					 * read off the user stack ...) is thrown away whole */
+					 * read off the user stack ...) is thrown away whole;
+					 * so are the guest ones, which perf's add_callchain_ip
+					 * does not take either (this kernel ends some user
+					 * stacks with PERF_CONTEXT_GUEST_KERNEL) */
 					ch->nr = 0;
 					return TP_CHAIN_CORRUPT;
 				}
@@ -202,7 +215,7 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 	}
 	/* the stack starts where the sample hit, whatever the callchain says */
 	if (ch->nr && ch->at[0].ip == smp->ip && ch->frames[0].sym != NONE)
-		return 0;
+		goto out;
 	err = tp_symcache__resolve(c, loc, &first, &off);
 	if (err)
 		return err;
@@ -219,7 +232,8 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 			ch->at[0] = at;
 		}
 	}
-	return 0;
+out:
+	return c->want_inlines ? tp_symcache__add_inlines(c, ch) : 0;
 }
 
 /* ---- comms ---- */

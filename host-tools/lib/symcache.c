@@ -44,9 +44,12 @@ int tp_symcache__new(struct tp_symcache **out, struct tp_session *s,
 	c->log = conf->sym.log;
 	c->feat = conf->features;
 	c->no_demangle = conf->no_demangle;
+	c->want_inlines = conf->sym.want_inlines;
 	c->cur_dso = NONE;
 	sc.log.fn = log_fn;
 	sc.log.ctx = c;
+	if (conf->features && !sc.embedded)
+		sc.embedded = conf->features->embsyms;
 	c->sym = tp_symbolizer__new(&sc);
 	c->dsos = calloc(1, sizeof(*c->dsos));
 	c->l1 = calloc(L1_SIZE, sizeof(*c->l1));
@@ -359,8 +362,9 @@ static bool sym_eq(const void *p, uint32_t i)
 	const struct tp_csym *s = &k->c->syms[i];
 
 	/* as perf's sort: unresolved addresses by address alone, shown with the level of
-	 * the first sample that met them */
-	return s->addr == k->s.addr && s->dso == k->s.dso && !s->name == !k->s.name;
+	 * the first sample that met them; inlined functions by name too */
+	return s->addr == k->s.addr && s->dso == k->s.dso && !s->name == !k->s.name &&
+	       s->inlined == k->s.inlined && (!s->inlined || !strcmp(s->name, k->s.name));
 }
 
 static bool sym_cls_eq(const void *p, uint32_t i)
@@ -369,7 +373,8 @@ static bool sym_cls_eq(const void *p, uint32_t i)
 	const struct tp_csym *a = &k->c->syms[i], *b = &k->c->syms[k->id];
 
 	return a->addr == b->addr && k->c->dsos[a->dso].cls == k->c->dsos[b->dso].cls &&
-	       !a->name == !b->name;
+	       !a->name == !b->name && a->inlined == b->inlined &&
+	       (!a->inlined || !strcmp(a->name, b->name));
 }
 
 /* the first symbol at the same address in a DSO of the same class */
@@ -430,6 +435,51 @@ static int sym_id(struct tp_symcache *c, const struct tp_csym *s, uint32_t *out)
 const struct tp_csym *tp_symcache__sym(const struct tp_symcache *c, uint32_t id)
 {
 	return id < c->nr_syms ? &c->syms[id] : NULL;
+}
+
+int tp_symcache__add_inlines(struct tp_symcache *c, struct tp_chain *ch)
+{
+	for (uint32_t i = 0; i < ch->nr; i++) {
+		const struct tp_symres *r = tp_symcache__where(c, ch->frames[i].dso, ch->at[i].addr);
+		uint32_t n = r && r->name ? r->n_inline : 0, cap = ch->cap;
+
+		if (!n)
+			continue;
+		if (tp_grow((void **)&ch->frames, &cap, ch->nr + n, sizeof(*ch->frames)) ||
+		    tp_grow((void **)&ch->at, &ch->cap, ch->nr + n, sizeof(*ch->at)))
+			return -TP_ERR_NOMEM;
+		memmove(ch->frames + i + n, ch->frames + i, (ch->nr - i) * sizeof(*ch->frames));
+		memmove(ch->at + i + n, ch->at + i, (ch->nr - i) * sizeof(*ch->at));
+		for (uint32_t k = 0; k < n; k++) {
+			struct tp_frame *f = &ch->frames[i + k];
+			struct tp_csym s = { .name = demangled(c, r->inl[k].func),
+					     .addr = r->sym_start, .dso = f[n - k].dso,
+					     .level = f[n - k].level, .inlined = true };
+
+			*f = f[n - k];
+			ch->at[i + k] = ch->at[i + n];
+			if (sym_id(c, &s, &f->sym))
+				return -TP_ERR_NOMEM;
+			/* report entries: the function it was inlined into, as perf's */
+			c->syms[f->sym].cls = c->syms[f[n - k].sym].cls;
+		}
+		ch->nr += n;
+		i += n;
+	}
+	return 0;
+}
+
+const struct tp_symres *tp_symcache__where(struct tp_symcache *c, uint32_t dso, uint64_t addr)
+{
+	const struct tp_symres *r = NULL;
+
+	if (!dso || dso >= c->nr_dsos || !c->dsos[dso].sd || c->dsos[dso].identity)
+		return NULL;
+	c->cur_dso = dso;
+	if (tp_symbolizer__lookup(c->sym, c->dsos[dso].sd, addr, &r))
+		r = NULL;
+	c->cur_dso = NONE;
+	return r;
 }
 
 static char level_of(uint8_t cpumode, bool kernel)

@@ -19,6 +19,8 @@ struct tp_csym {
 	uint64_t addr;		/* the symbol's start, or the unresolved address (as in tp_loc) */
 	uint32_t dso;
 	char level;		/* of the first sample that met it (see struct tp_frame) */
+	bool inlined;		/* a function inlined where the frame after it in a chain is
+				 * (conf.sym.want_inlines); addr is that frame's symbol's */
 	uint32_t cls;		/* the first symbol at this address in a DSO of the same
 				 * basename: perf's report merges those (see key_frame) */
 };
@@ -65,7 +67,9 @@ void tp_symcache__delete(struct tp_symcache *c);
 int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct tp_frame *f,
 			 uint64_t *off);
 /* A sample's stack: its callchain (PERF_CONTEXT_* markers applied), led by the sample's ip
- * if the callchain does not start there; just the ip without a callchain. loc is where the
+ * if the callchain does not start there; just the ip without a callchain. With
+ * conf.sym.want_inlines, each frame is preceded by the functions inlined there, innermost
+ * first (their tp_chain_at is the frame's), as perf's callchains are. loc is where the
  * session put the ip. 0, TP_CHAIN_CORRUPT (an unknown context marker: the stack is left
  * empty, as perf drops it) or -TP_ERR_NOMEM. */
 #define TP_CHAIN_CORRUPT 1
@@ -77,6 +81,11 @@ void tp_chain__release(struct tp_chain *ch);
 void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev);
 
 const struct tp_csym *tp_symcache__sym(const struct tp_symcache *c, uint32_t id);
+/* The symbolizer's whole answer for an address of DSO id dso, as in tp_chain_at.addr: with
+ * conf.sym.want_lines its file:line, with want_inlines its inline chain. NULL when the DSO
+ * resolves nothing (unknown, anonymous, JIT, no file) or without memory. Valid as long as
+ * the symcache. */
+const struct tp_symres *tp_symcache__where(struct tp_symcache *c, uint32_t dso, uint64_t addr);
 /* The frame perf's report would put f's samples under: its sort keys compare DSOs by
  * basename and symbols by address, so the same program built twice at two paths (or run
  * from two copies) makes one entry. For tp_hconf.key_of (ctx: the symcache). */

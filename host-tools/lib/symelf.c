@@ -137,13 +137,14 @@ static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsig
 			continue;
 		if (is_mapping_symbol(name) || (type == STT_NOTYPE && name[0] == '.'))
 			continue;
-		scn = elf && es.st_shndx != SHN_ABS ? elf_getscn(elf, shndx) : NULL;
-		if (scn && gelf_getshdr(scn, &sh)) {
-			if (type == STT_NOTYPE && !(sh.sh_flags & SHF_EXECINSTR))
+		/* labels (STT_NOTYPE) count in code only, and not hidden ones, as in perf */
+		if (type == STT_NOTYPE) {
+			int vis = GELF_ST_VISIBILITY(es.st_other);
+
+			scn = elf && es.st_shndx != SHN_ABS ? elf_getscn(elf, shndx) : NULL;
+			if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+			    vis == STV_HIDDEN || vis == STV_INTERNAL)
 				continue;
-			sym.limit = sh.sh_addr + sh.sh_size + bias - dso->bias;
-		} else if (type == STT_NOTYPE) {
-			continue;
 		}
 		sym.start = addr - dso->bias;
 		/* Thumb and MIPS16/microMIPS functions have the ISA bit set in st_value */
@@ -151,8 +152,8 @@ static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsig
 			sym.start &= ~(uint64_t)1;
 		sym.size = es.st_size;
 		sym.name = name;
-		sym.rank = type == STT_NOTYPE ? TP_SYMRANK_LABEL : bind == STB_GLOBAL ?
-			   TP_SYMRANK_GLOBAL : bind == STB_WEAK ? TP_SYMRANK_WEAK : TP_SYMRANK_LOCAL;
+		sym.rank = bind == STB_GLOBAL ? TP_SYMRANK_GLOBAL : bind == STB_WEAK ?
+			   TP_SYMRANK_WEAK : TP_SYMRANK_LOCAL;
 		err = tp_symtab__add(&dso->tab, &sym);
 		if (err)
 			return err;
@@ -161,7 +162,7 @@ static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsig
 		else
 			(*from_other)++;
 	}
-	tp_symtab__finish(&dso->tab, 0);
+	tp_symtab__finish(&dso->tab, TP_SYMTAB_ELF, 0);
 	return 0;
 }
 
@@ -236,6 +237,8 @@ int tp_symelf__open(struct tp_symbolizer *s, struct tp_symdso *dso, const char *
 	n = dwfl_module_getsymtab(dso->mod);	/* may run tp_symfind__debuginfo_cb */
 	if (n > 0) {
 		err = load_symbols(dso, n, &from_main, &from_other);
+		if (!err && !dso->stand_in)
+			err = tp_symplt__add(dso, elf);
 		if (err)
 			return err;
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +44,7 @@ struct finder {
 	unsigned n_seen;
 	struct stat main_st;		/* ROLE_DEBUG: the main file, never its own debug file */
 	bool have_main_st;
+	bool host_vdso;			/* the accepted file is this host's own vdso */
 };
 
 #define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
@@ -359,6 +361,66 @@ static bool is_file_path(const char *path)
 	return path[0] == '/';
 }
 
+/* this host's vdso image, copied into a memory file: -1 if there is none */
+static int host_vdso_fd(void)
+{
+	FILE *maps = fopen("/proc/self/maps", "re");
+	unsigned long lo = 0, hi = 0;
+	char line[512];
+	int fd = -1;
+
+	if (!maps)
+		return -1;
+	while (fgets(line, sizeof(line), maps)) {
+		size_t n = strlen(line);
+
+		if (n > 7 && !strcmp(line + n - 7, "[vdso]\n") &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			break;
+		lo = hi = 0;
+	}
+	fclose(maps);
+	if (hi <= lo)
+		return -1;
+	fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, (const void *)lo, hi - lo) != (ssize_t)(hi - lo)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* "[vdso]" not in the cache: perf's answer, this host's own vdso, when its build-id is the
+ * recorded one, or with none recorded when the caller says the recording is of this host */
+static void try_host_vdso(struct finder *f)
+{
+	const struct tp_symident *id = &f->dso->id;
+	char proc[64];
+	int fd;
+
+	if (f->fd >= 0 || (!id->build_id_len && !f->s->conf.host_vdso))
+		return;
+	fd = host_vdso_fd();
+	if (fd < 0)
+		return;
+	if (id->build_id_len) {		/* another vdso: not a mismatch worth a warning */
+		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		const void *fid = NULL;
+		ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &fid) : -1;
+		bool same = n > 0 && id_match(id->build_id, id->build_id_len, fid, (size_t)n);
+
+		elf_end(elf);
+		if (!same) {
+			close(fd);
+			return;
+		}
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (try_path(f, proc))
+		f->host_vdso = true;
+	close(fd);
+}
+
 static void search_main(struct finder *f, const char *path, const char *hex)
 {
 	struct tp_symbolizer *s = f->s;
@@ -382,6 +444,8 @@ static void search_main(struct finder *f, const char *path, const char *hex)
 		if (!tp_bidcache_path(p, sizeof(p), s->buildid_dir, &k, TP_BID_ELF))
 			try_path(f, p);
 	}
+	if (!strcmp(path, "[vdso]"))
+		try_host_vdso(f);
 	if (!is_file_path(path))
 		return;
 	tryf(f, "%s%s", s->sysroot, path);
@@ -485,6 +549,11 @@ int tp_symfind__user(struct tp_symbolizer *s, struct tp_symdso *dso, const char 
 		return err;
 	if (err)
 		dso->info.status = TP_SYMDSO_UNREADABLE;
+	if (f.host_vdso) {	/* /proc/self/fd/N means nothing to a reader */
+		dso->info.elf_path = "this host's vdso";
+		if (dso->info.sym_path)
+			dso->info.sym_path = dso->info.elf_path;
+	}
 	return 0;
 }
 

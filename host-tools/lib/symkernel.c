@@ -11,6 +11,7 @@
 
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/symbolizer-int.h"
+#include "host-tools/lib/symembed.h"
 
 #define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
 
@@ -269,7 +270,7 @@ int tp_symbolizer__kernel(struct tp_symbolizer *s, const char *osrelease,
 			use_kallsyms(dso, s, s->conf.kallsyms, -1, TP_SYMVERIFY_USER);
 		else
 			dso->info.status = TP_SYMDSO_UNREADABLE;
-		return r == -TP_ERR_NOMEM ? r : 0;
+		return r == -TP_ERR_NOMEM ? r : tp_symembed__attach(s, dso, TP_SYMTAB_KERNEL);
 	}
 	if (s->conf.vmlinux) {
 		r = tp_symfind__try_vmlinux(s, dso, s->conf.vmlinux, true);
@@ -291,16 +292,17 @@ int tp_symbolizer__kernel(struct tp_symbolizer *s, const char *osrelease,
 		return 0;
 	}
 	if (s->conf.vmlinux)
-		return 0;
+		return tp_symembed__attach(s, dso, TP_SYMTAB_KERNEL);
 	if (each_kallsyms(s, dso, hex, ks_try, &ka) == 0) {
 		use_kallsyms(dso, s, ka.used, -1, build_id_len ? TP_SYMVERIFY_BUILD_ID
 							       : TP_SYMVERIFY_NONE);
 		return 0;
 	}
 	dso->info.status = n_bad ? TP_SYMDSO_MISMATCH : TP_SYMDSO_NOT_FOUND;
-	symlog(s, TP_LOG_INFO, "no kallsyms or vmlinux with build-id %s was found: kernel "
-	       "addresses stay unresolved", hex[0] ? hex : "(none recorded)");
-	return 0;
+	symlog(s, TP_LOG_INFO, "no kallsyms or vmlinux with build-id %s was found%s",
+	       hex[0] ? hex : "(none recorded)", s->conf.embedded ? "" :
+	       ": kernel addresses stay unresolved");
+	return tp_symembed__attach(s, dso, TP_SYMTAB_KERNEL);
 }
 
 int tp_symbolizer__kmodule(struct tp_symbolizer *s, const char *name, struct tp_symdso **out)
@@ -335,7 +337,7 @@ int tp_symbolizer__kmodule(struct tp_symbolizer *s, const char *name, struct tp_
 	idx = s->ks ? tp_kallsyms__module(s->ks, mod) : -1;
 	if (idx < 0) {
 		dso->info.status = TP_SYMDSO_NOT_FOUND;
-		return 0;
+		return tp_symembed__attach(s, dso, TP_SYMTAB_MODULE);
 	}
 	use_kallsyms(dso, s, s->ks_path ? s->ks_path : "kallsyms", idx,
 		     s->kernel ? s->kernel->info.verify : TP_SYMVERIFY_NONE);

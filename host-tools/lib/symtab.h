@@ -6,21 +6,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Lower ranks win when several symbols share an address (aliases). */
+/* The binding, as perf ranks aliases: global before local before weak. */
 enum tp_symrank {
 	TP_SYMRANK_GLOBAL = 0,
-	TP_SYMRANK_WEAK = 1,
-	TP_SYMRANK_LOCAL = 2,
-	TP_SYMRANK_LABEL = 3,	/* STT_NOTYPE in code: linker and assembler labels */
-	TP_SYMRANK_DATA = 4,	/* kallsyms data symbols: bound the size of text, never returned */
+	TP_SYMRANK_LOCAL = 1,
+	TP_SYMRANK_WEAK = 2,
+	TP_SYMRANK_DATA = 3,	/* kallsyms data symbols: bound the size of text, never returned */
+};
+
+/* How tp_symtab__finish() sizes the very last symbol, as perf does for each kind of source. */
+enum tp_symtab_kind {
+	TP_SYMTAB_ELF,		/* to the end of the page after the one it starts in */
+	TP_SYMTAB_KALLSYMS,	/* last_size bytes */
 };
 
 struct tp_sym {
 	uint64_t start;
 	uint64_t size;		/* 0 = unknown until tp_symtab__finish() */
-	uint64_t limit;		/* end of the symbol's section; 0 = unknown */
 	const char *name;	/* not owned */
 	uint32_t module;	/* kallsyms module index, 0 = core kernel or an ELF */
+	uint32_t seq;		/* order of tp_symtab__add(): the last tie-break */
 	uint8_t rank;
 };
 
@@ -31,9 +36,14 @@ struct tp_symtab {
 
 /* Returns 0 or -TP_ERR_NOMEM. */
 int tp_symtab__add(struct tp_symtab *t, const struct tp_sym *s);
-/* Sort, fold aliases (keeping the best name and the largest size) and give unsized symbols
- * the room up to the next symbol, their section end, or last_size for the very last one. */
-void tp_symtab__finish(struct tp_symtab *t, uint64_t last_size);
+/* Sort, give unsized symbols a size and fold aliases to one symbol each, as perf does
+ * (symbols__fixup_end, then symbols__fixup_duplicate). An unsized symbol reaches the next
+ * symbol's start (across ELF sections: _init covers the .plt). Sizing comes first, so of
+ * several unsized aliases only the last one added gets a size. The best alias is then the one
+ * with a size, then not weak, then global, then with fewer leading underscores, then the
+ * longer name, then the first added (kallsyms: memcpy and __pi_memcpy at one address, both
+ * unsized, give __pi_memcpy, the later). last_size: TP_SYMTAB_KALLSYMS's. */
+void tp_symtab__finish(struct tp_symtab *t, enum tp_symtab_kind kind, uint64_t last_size);
 /* The function containing addr, or NULL. module >= 0 restricts to one kallsyms module. */
 const struct tp_sym *tp_symtab__find(const struct tp_symtab *t, uint64_t addr, long module);
 void tp_symtab__exit(struct tp_symtab *t);

@@ -248,6 +248,54 @@ static void test_strerror(void)
 	check_str("tp_strerror unknown", tp_strerror(-4000), "Unknown error");
 }
 
+/* 64-bit / and % (libc-shim/common/div64.c on 32-bit targets): known quotients, the edge
+ * cases of the shift-subtract loop (divisor above 2^63, 32-bit fast path), C's signs, and
+ * q * d + r == n with r < d over a run of generated pairs. */
+static void test_div64(void)
+{
+	volatile uint64_t n = UINT64_MAX, d = 10;
+	volatile int64_t sn = -7, sd = 2;
+	uint64_t x = 0x9e3779b97f4a7c15ull, bad = 0;
+	int i;
+
+	EQ("u64 / 10", n / d == 1844674407370955161ull, 1);
+	EQ("u64 % 10", n % d, 5);
+	d = 0x8000000000000001ull;
+	EQ("u64 / (2^63 + 1)", n / d, 1);
+	EQ("u64 % (2^63 + 1)", n % d == 0x7ffffffffffffffeull, 1);
+	n = 0xffffffffull;
+	d = 0x100000000ull;
+	EQ("u64 / larger", n / d, 0);
+	n = 4000000000u;
+	d = 7;
+	EQ("32-bit path /", n / d, 571428571);
+	EQ("32-bit path %", n % d, 3);
+	EQ("s64 -7 / 2", sn / sd, -3);
+	EQ("s64 -7 % 2", sn % sd, -1);
+	sn = 7;
+	sd = -2;
+	EQ("s64 7 / -2", sn / sd, -3);
+	EQ("s64 7 % -2", sn % sd, 1);
+	sn = INT64_MIN;
+	sd = 1000000007;
+	EQ("s64 min / 1000000007", sn / sd, -9223371972LL);
+	EQ("s64 min % 1000000007", sn % sd, -291172004LL);
+	for (i = 0; i < 2000; i++) {
+		uint64_t a, b, q, r;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		a = x;
+		b = x >> (i % 64) | 1;
+		n = a;
+		d = b;
+		q = n / d;
+		r = n % d;
+		if (q * b + r != a || r >= b)
+			bad++;
+	}
+	EQ("u64 q * d + r == n, r < d (2000 pairs)", bad, 0);
+}
+
 void test_shim(const struct test_env *e)
 {
 	env = e;
@@ -258,4 +306,5 @@ void test_shim(const struct test_env *e)
 	if (env->tmpdir[0])
 		test_file();
 	test_strerror();
+	test_div64();
 }

@@ -269,6 +269,98 @@ static void test_synth_child(struct track *t)
 	unlink(path);
 }
 
+/* synth__tree: this process, a child and its child (no exec) are found through their
+ * parents in /proc/PID/stat; our own parent is not part of the tree */
+static void test_synth_tree(void)
+{
+	int p2c[2], c2p[2];
+	pid_t kids[2] = { 0, 0 }, me = getpid();
+	bool seen[3] = { false, false, false }, other = false;
+	struct synth s;
+	int err;
+
+	if (pipe(p2c) || pipe(c2p))
+		return;
+	kids[0] = fork();
+	if (kids[0] == 0) {
+		pid_t g = fork();
+		char c;
+
+		if (g == 0) {
+			read(p2c[0], &c, 1);
+			_exit(0);
+		}
+		write(c2p[1], &g, sizeof(g));
+		read(p2c[0], &c, 1);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	read(c2p[0], &kids[1], sizeof(kids[1]));
+	s = synth_for(false);
+	err = synth__tree(&s, (uint32_t)me);
+	FOR_EACH_REC(h) {
+		uint32_t pid;
+
+		if (h->type != PERF_RECORD_COMM)
+			continue;
+		memcpy(&pid, h + 1, 4);
+		if (pid == (uint32_t)me)
+			seen[0] = true;
+		else if (pid == (uint32_t)kids[0])
+			seen[1] = true;
+		else if (pid == (uint32_t)kids[1])
+			seen[2] = true;
+		else
+			other = true;
+	}
+	check("synth: tree = this process, its child and grandchild, nothing else",
+	      !err && seen[0] && seen[1] && seen[2] && !other,
+	      "err %d, self %d child %d grandchild %d, other processes %d", err, seen[0], seen[1],
+	      seen[2], other);
+	write(p2c[1], "xx", 2);
+	waitpid(kids[0], NULL, 0);
+	close(p2c[0]); close(p2c[1]); close(c2p[0]); close(c2p[1]);
+
+	/* more children than the children-file walk queues: the /proc scan finds them all */
+	enum { MANY = 140 };
+	pid_t many[MANY];
+	unsigned found = 0;
+	int hold[2];
+
+	if (pipe(hold))
+		return;
+	for (int i = 0; i < MANY; i++) {
+		many[i] = fork();
+		if (many[i] == 0) {
+			char c;
+
+			close(hold[1]);
+			read(hold[0], &c, 1);
+			_exit(0);
+		}
+	}
+	s = synth_for(false);
+	err = synth__tree(&s, (uint32_t)me);
+	for (int i = 0; i < MANY; i++) {
+		bool seen_i = false;
+
+		FOR_EACH_REC(h) {
+			uint32_t pid;
+
+			memcpy(&pid, h + 1, 4);
+			if (h->type == PERF_RECORD_COMM && pid == (uint32_t)many[i])
+				seen_i = true;
+		}
+		found += seen_i;
+	}
+	close(hold[0]);
+	close(hold[1]);
+	for (int i = 0; i < MANY; i++)
+		waitpid(many[i], NULL, 0);
+	check("synth: a tree of 140 children (past the children-file queue) found whole",
+	      !err && found == MANY, "err %d, %u of %d children", err, found, MANY);
+}
+
 /* ---- the kernel ---- */
 
 static void test_synth_kernel(struct track *t)
@@ -521,6 +613,7 @@ int main(void)
 	check("track: a sample in this program hits its executable", has_line(hits(&t), exe),
 	      "expected \"%s\" among:\n%s", exe, hitbuf);
 	test_synth_child(&t);
+	test_synth_tree();
 	test_synth_kernel(&t);
 	check("track: nothing malformed among synthesized records", t.stats.bad == 0,
 	      "bad %llu", (unsigned long long)t.stats.bad);

@@ -286,6 +286,44 @@ static void test_bounded(void)
 	arena__release(&a);
 }
 
+/* flight-recorder snapshots: each forgets the processes and re-learns the live ones; a
+ * system whose binaries keep changing (a new file every snapshot) and whose processes churn
+ * reaches a steady footprint after the first snapshots */
+static void test_snapshots(void)
+{
+	struct arena a;
+	struct track t;
+	size_t mapped10 = 0;
+	char name[48];
+
+	arena__init(&a, 0);
+	track__init(&t, &a, NULL);
+	track__add_id(&t, 7, TYPE);
+	for (uint32_t s = 0; s < 300; s++) {
+		track__forget_procs(&t);
+		for (uint32_t p = 0; p < 50 + s % 7; p++) {	/* live processes, some new */
+			uint32_t pid = 1000 + (p + s * 3) % 30000;
+
+			snprintf(name, sizeof(name), "/usr/bin/tool%u", p % 5);
+			mmap2(&t, pid, 0x400000, 0x10000, 1 + p % 5, name);
+			snprintf(name, sizeof(name), "/tmp/build/prog-%u", s);	/* a new file */
+			mmap2(&t, pid, 0x800000, 0x10000, 100 + s, name);
+			sample(&t, PERF_RECORD_MISC_USER, pid, 0x800010, NULL, 0);
+		}
+		track__end_round(&t);
+		track__reset_hits(&t);
+		if (s == 10)
+			mapped10 = a.mapped;
+	}
+	check("snapshots: forgetting processes and unused files keeps the footprint flat",
+	      a.mapped == mapped10 && t.nr_procs == 50 + 299 % 7 && t.dsos.nr <= 8 &&
+	      t.stats.dsos_dropped == 0,
+	      "mapped %zu after 10 snapshots, %zu after 300; %u processes, %u DSO slots, %llu "
+	      "dropped", mapped10, a.mapped, t.nr_procs, t.dsos.nr,
+	      (unsigned long long)t.stats.dsos_dropped);
+	arena__release(&a);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -295,6 +333,7 @@ int main(void)
 	test_ids();
 	test_tree();
 	test_bounded();
+	test_snapshots();
 	printf("test-rec-track: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -1,10 +1,15 @@
 /* phases: a workload whose hot function changes every PHASE ms (default 3000): funcA, funcB,
  * funcC in turn, for SECS seconds (default 60). At each change it writes the active
  * function's name to FILE (if given), so a test knows what a snapshot should show on top.
- * usage: phases [SECS [PHASE_MS [FILE]]] */
+ * With "child" last, the phases run in a forked child (no exec) and the parent only waits:
+ * the hot code is then in a process the recorder learns of only through its FORK.
+ * usage: phases [SECS [PHASE_MS [FILE [child]]]] */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -41,6 +46,18 @@ int main(int argc, char **argv)
 	double t0 = now(), t;
 	int cur = -1;
 
+	if (argc > 4 && !strcmp(argv[4], "child")) {
+		pid_t p = fork();
+
+		if (p > 0) {
+			int st;
+
+			waitpid(p, &st, 0);
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+		}
+		if (p < 0)
+			return 1;
+	}
 	while ((t = now()) - t0 < secs) {
 		int p = (int)((t - t0) / phase) % 3;
 

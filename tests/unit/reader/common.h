@@ -206,7 +206,7 @@ static size_t std_records(uint8_t *buf, size_t cap, bool swap)
 	ADD(tp_rec__sample(buf + n, cap - n, &fmt, a.sample_type, PERF_RECORD_MISC_USER, &s));
 	s.id = 11, s.ip = KTEXT + 0x1000, s.time = 200;
 	ADD(tp_rec__sample(buf + n, cap - n, &fmt, a.sample_type, PERF_RECORD_MISC_KERNEL, &s));
-	/* a child process inherits the map; after its exec the map is gone */
+	/* a child process inherits the map and, as in perf, keeps it across its exec */
 	ADD(tp_rec__fork(buf + n, cap - n, &fmt, CHILD, PID, CHILD, PID, 400));
 	trailer(buf + n - len, len, swap, CHILD, 400, 10);
 	s.pid = s.tid = CHILD;

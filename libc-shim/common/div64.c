@@ -1,0 +1,90 @@
+/* 64-bit division for 32-bit targets: the helpers gcc calls for uint64_t / and % there.
+ * libgcc's are built for speed (1.1 KiB each on MIPS, 3.3 KiB for the three the recorder
+ * pulls in, 1.2 KiB on i386); the recorder divides 64-bit numbers only on cold paths (option
+ * values, file names, the closing summary), so one shift-subtract loop serves them all.
+ * Defining them here keeps libgcc's copies out of the link (static linking takes the first
+ * definition; libgcc has one function per object). Built without LTO, like string.c: the
+ * compiler emits these calls after LTO has decided what is used. Empty on 64-bit targets. */
+#include "libc-shim/types.h"
+
+#if __SIZEOF_LONG__ == 4
+
+uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
+int64_t __divmoddi4(int64_t n, int64_t d, int64_t *rem);
+uint64_t __udivdi3(uint64_t n, uint64_t d);
+uint64_t __umoddi3(uint64_t n, uint64_t d);
+int64_t __divdi3(int64_t n, int64_t d);
+int64_t __moddi3(int64_t n, int64_t d);
+
+/* Restoring division, one quotient bit per step; shifts by constants only (a variable 64-bit
+ * shift would itself be a libgcc call on MIPS). Division by zero traps in the 32-bit divide
+ * when both fit in 32 bits, and yields all-ones otherwise; C leaves it undefined either way. */
+uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem)
+{
+	uint64_t q = 0, r = 0;
+	int i;
+
+	if (!(uint32_t)(n >> 32) && !(uint32_t)(d >> 32)) {
+		q = (uint32_t)n / (uint32_t)d;
+		r = (uint32_t)n % (uint32_t)d;
+	} else {
+		for (i = 0; i < 64; i++) {
+			uint32_t carry = (uint32_t)(r >> 63);
+
+			r = r << 1 | n >> 63;
+			n <<= 1;
+			q <<= 1;
+			if (carry || r >= d) {
+				r -= d;
+				q |= 1;
+			}
+		}
+	}
+	if (rem)
+		*rem = r;
+	return q;
+}
+
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+/* C's truncating division: the quotient is negative when the signs differ, the remainder
+ * takes the dividend's sign. */
+int64_t __divmoddi4(int64_t n, int64_t d, int64_t *rem)
+{
+	uint64_t r, q = __udivmoddi4(mag(n), mag(d), &r);
+
+	if (rem)
+		*rem = (int64_t)(n < 0 ? -r : r);
+	return (int64_t)((n < 0) != (d < 0) ? -q : q);
+}
+
+uint64_t __udivdi3(uint64_t n, uint64_t d)
+{
+	return __udivmoddi4(n, d, NULL);
+}
+
+uint64_t __umoddi3(uint64_t n, uint64_t d)
+{
+	uint64_t r;
+
+	__udivmoddi4(n, d, &r);
+	return r;
+}
+
+int64_t __divdi3(int64_t n, int64_t d)
+{
+	return __divmoddi4(n, d, NULL);
+}
+
+int64_t __moddi3(int64_t n, int64_t d)
+{
+	int64_t r;
+
+	__divmoddi4(n, d, &r);
+	return r;
+}
+
+#endif

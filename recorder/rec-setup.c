@@ -1,0 +1,198 @@
+/* Setting up a recording: the events parsed, the target chosen (a command's process tree,
+ * -a/-C, -p/-t), the attrs filled with one sample layout for every event, the events opened
+ * and their rings mapped (recorder/rec-cmd.h). */
+#include "libc-shim/shim.h"
+#include "recorder/rec-cmd.h"
+#include "recorder/record.h"
+#include "recorder/sysinfo.h"
+
+int rec_parse_events(struct record *r)
+{
+	char err[160];
+
+	for (unsigned i = 0; i < r->o.nr_events; i++)
+		if (events__parse(&r->spec, r->o.events[i], err, sizeof(err)))
+			return rec_fail("%s", err);
+	if (!r->spec.nr)
+		events__add_default(&r->spec);
+	return 0;
+}
+
+/* sample_type and flags: the same sample prefix for every event so that pid and time sit at
+ * fixed offsets; IDENTIFIER when there is more than one event; side-band on the first. */
+static void fill_attrs(struct record *r)
+{
+	bool many = r->spec.nr > 1;
+	bool cpu = r->target == REC_SYSTEM || r->target == REC_TREE;
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
+	uint32_t watermark = (uint32_t)((uint64_t)r->o.mmap_pages * tp_page_size() / 2);
+
+	r->sample_type = st;
+	r->off_tid = 8 + (many ? 8 : 0) + 8;
+	r->off_time = r->off_tid + 8;
+	for (unsigned i = 0; i < r->spec.nr; i++) {
+		struct evsel *e = &r->spec.ev[i];
+		struct perf_event_attr *a = &e->attr;
+		bool cg = e->callgraph < 0 ? r->o.callgraph : e->callgraph > 0;
+
+		a->size = PERF_ATTR_SIZE_VER0;
+		a->sample_type = st | (cg ? PERF_SAMPLE_CALLCHAIN : 0);
+		if (a->type == PERF_TYPE_TRACEPOINT)
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+		if (!e->has_period) {
+			if (r->o.period) {
+				a->sample_period = r->o.period;
+			} else {
+				a->sample_freq = r->o.freq;
+				a->flags |= PERF_ATTR_FLAG_FREQ;
+			}
+		}
+		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
+			    PERF_ATTR_FLAG_WATERMARK;
+		a->wakeup_watermark = watermark;
+		if (r->o.overwrite)
+			a->flags |= PERF_ATTR_FLAG_WRITE_BACKWARD;
+		if (i == 0)
+			a->flags |= PERF_ATTR_FLAG_MMAP | PERF_ATTR_FLAG_MMAP2 | PERF_ATTR_FLAG_COMM |
+				    PERF_ATTR_FLAG_COMM_EXEC | PERF_ATTR_FLAG_TASK;
+		if (r->target == REC_INHERIT)
+			a->flags |= PERF_ATTR_FLAG_ENABLE_ON_EXEC |
+				    (r->o.no_inherit ? 0 : PERF_ATTR_FLAG_INHERIT);
+		else if (r->target == REC_TASKS && !r->o.nr_tids)
+			a->flags |= PERF_ATTR_FLAG_INHERIT;
+	}
+	/* tracepoints carry RAW and CPU: keep the prefix identical for every event */
+	for (unsigned i = 0; i < r->spec.nr; i++)
+		if (r->spec.ev[i].attr.sample_type & PERF_SAMPLE_CPU)
+			r->sample_type |= PERF_SAMPLE_CPU;
+	for (unsigned i = 0; i < r->spec.nr; i++)
+		r->spec.ev[i].attr.sample_type |= r->sample_type & PERF_SAMPLE_CPU;
+}
+
+static int add_tasks_of(struct record *r, int pid)
+{
+	char path[48];
+	uint64_t buf[256];
+	long fd, n;
+
+	tp_snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
+	if (fd < 0)
+		return rec_fail("no process %d: %s", pid, tp_strerror(fd));
+	while ((n = sys_getdents64((int)fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			const char *d = (const char *)buf + off;
+			uint16_t reclen;
+			uint64_t tid;
+
+			memcpy(&reclen, d + 16, 2);
+			off += reclen;
+			if (tp_parse_u64(d + 19, 10, &tid))
+				continue;
+			if (r->nr_tasks >= REC_MAX_TASKS) {
+				sys_close((int)fd);
+				return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
+			}
+			r->tasks[r->nr_tasks++] = (int)tid;
+		}
+	}
+	sys_close((int)fd);
+	return 0;
+}
+
+/* "0-3,8" -> cpus[]; the count, or -errno */
+static int cpus_from_list(const char *list, int *cpus, unsigned max)
+{
+	uint64_t mask[REC_MAX_CPUS / 64];
+	unsigned top = 0;
+	int n = 0;
+
+	memset(mask, 0, sizeof(mask));
+	if (cpulist__parse(list, mask, max, &top) < 0)
+		return -TP_EINVAL;
+	for (unsigned c = 0; c < max; c++)
+		if (mask[c / 64] >> (c % 64) & 1)
+			cpus[n++] = (int)c;
+	return n;
+}
+
+static int choose_target(struct record *r)
+{
+	char online[256];
+	int n = -TP_EINVAL;
+
+	if (r->o.cpu_list)
+		n = cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
+	else if (tp_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
+		n = cpus_from_list(online, r->cpus, REC_MAX_CPUS);
+	if (n <= 0)
+		return rec_fail(r->o.cpu_list ? "bad CPU list '%s': give e.g. 0-3,6" :
+			    "cannot read the online CPUs%s", r->o.cpu_list ? r->o.cpu_list : "");
+	r->nr_cpus = (unsigned)n;
+	if (r->o.system_wide) {
+		r->target = REC_SYSTEM;
+		r->tasks[r->nr_tasks++] = -1;
+	} else if (r->o.nr_pids || r->o.nr_tids) {
+		r->target = REC_TASKS;
+		for (unsigned i = 0; i < r->o.nr_pids; i++)
+			if (add_tasks_of(r, r->o.pids[i]))
+				return 1;
+		for (unsigned i = 0; i < r->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
+			r->tasks[r->nr_tasks++] = r->o.tids[i];
+	} else {
+		/* --overwrite reads records newest first: a tree cannot be followed through its
+		 * FORKs then, inherited events need no following */
+		r->target = r->o.no_inherit || r->o.overwrite ? REC_INHERIT : REC_TREE;
+		r->tasks[r->nr_tasks++] = r->target == REC_TREE ? -1 : r->wl.pid;
+	}
+	return 0;
+}
+
+static int open_events(struct record *r)
+{
+	char err[256];
+	int e;
+
+	fill_attrs(r);
+	e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
+			 err, sizeof(err));
+	if ((e == -TP_EACCES || e == -TP_EPERM) && r->target == REC_TREE) {
+		/* not allowed to watch whole CPUs: inherited per-task events, as perf does
+		 * (short-lived children then start a fresh sampling period each) */
+		r->target = REC_INHERIT;
+		r->tasks[0] = r->wl.pid;
+		fill_attrs(r);
+		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
+				 err, sizeof(err));
+	}
+	if (e == -TP_EINVAL && r->o.overwrite)
+		return rec_fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
+			    err);
+	if (e)
+		return rec_fail("%s", err);
+	if (r->el.notes & EVL_FELL_BACK_CPU_CLOCK)
+		rec_msg(r, "tinyperf: record: no hardware 'cycles' event here (no PMU): using cpu-clock");
+	if (r->el.notes & EVL_EXCLUDED_KERNEL)
+		rec_msg(r, "tinyperf: record: kernel.perf_event_paranoid >= 2: recording user space only");
+	r->el.backward = r->o.overwrite;
+	if (evlist__mmap(&r->el, r->o.mmap_pages, err, sizeof(err)))
+		return rec_fail("%s", err);
+	for (unsigned i = 0; i < r->spec.nr; i++)
+		for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
+			track__add_id(&r->track, r->spec.ev[i].ids[k], r->spec.ev[i].attr.sample_type);
+	if (rec_coalescing(r)) {
+		if (coalesce__init(&r->co, &r->arena, r->o.coalesce_ms, rec_write_out, r))
+			return rec_fail("out of memory");
+		for (unsigned i = 0; i < r->spec.nr; i++)
+			for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
+				coalesce__add_id(&r->co, r->spec.ev[i].ids[k],
+						 r->spec.ev[i].attr.sample_type);
+	}
+	return 0;
+}
+
+int rec_open_events(struct record *r)
+{
+	return choose_target(r) || open_events(r);
+}

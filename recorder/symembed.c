@@ -1,0 +1,545 @@
+/* Embedded symbols of the hit user DSOs, read from their ELF symbol tables (symembed.h). */
+#include "libc-shim/shim.h"
+#include "include/tinyperf/perf_data.h"
+#include "perfdata/features.h"
+#include "recorder/buildid.h"
+#include "recorder/record.h"
+#include "recorder/symembed.h"
+
+#define OUT_FILE	(1u << 20)	/* the section in a file */
+#define OUT_PIPE	65000u		/* in a stream: one HEADER_FEATURE record (u16 size) */
+#define STR_CAP		(512u << 10)
+#define HASH_SLOTS	16384u		/* names shared up to 8192 distinct ones */
+#define SYMBUF		8192u		/* bytes of symbols read at a time */
+#define MAX_SEGS	16
+
+#define SHT_SYMTAB	2
+#define SHT_DYNSYM	11
+#define PT_LOAD		1
+#define STT_FUNC	2
+#define STT_GNU_IFUNC	10
+#define EM_ARM		40
+#define EM_MIPS		8
+
+/* per range: the nearest function symbol at or below its start, the next one above it */
+struct egap {
+	uint64_t p_addr, p_size, n_addr;
+	uint32_t p_name;
+	uint8_t p_rank;
+	bool has_p;
+};
+_Static_assert(sizeof(struct egap) <= SYMEMBED_GAP_SIZE, "gap slot");
+
+int symembed__init(struct record *r)
+{
+	struct addrset *as = arena__alloc(&r->arena, sizeof(*as));
+
+	if (!as || addrset__init(as, &r->arena, 0, r->track.lim.max_dsos))
+		return -TP_ENOMEM;
+	r->track.as = as;
+	return 0;
+}
+
+int symembed__begin(struct symembed *e, struct record *r)
+{
+	size_t out_cap = r->pipe ? OUT_PIPE : OUT_FILE;
+	size_t lo_size = ADDRSET_MAX * sizeof(uint64_t);
+	size_t gap_size = (ADDRSET_MAX + 1) * (size_t)SYMEMBED_GAP_SIZE;
+	size_t sel_size = SYMEMBED_SEL_MAX * sizeof(struct symembed_sel);
+	long m;
+	uint8_t *p;
+
+	memset(e, 0, sizeof(*e));
+	e->as = r->track.as;
+	e->dsos = &r->track.dsos;
+	/* a pipe to stdout is for Linux perf, which refuses private features in a pipe */
+	if (!e->as || !e->as->nr || (r->pipe && !r->w.pipe_private))
+		return -TP_ENODATA;
+	e->mem_size = out_cap + STR_CAP + HASH_SLOTS * 4 + lo_size + gap_size + sel_size +
+		      SYMEMBED_NAME_MAX + SYMEMBED_LINEBUF;
+	m = sys_mmap(NULL, e->mem_size, TP_PROT_READ | TP_PROT_WRITE,
+		     TP_MAP_PRIVATE | TP_MAP_ANONYMOUS | TP_MAP_NORESERVE, -1, 0);
+	if (m < 0 && m > -4096)
+		return (int)m;
+	e->mem = p = (uint8_t *)m;
+	tp_writer__fbuf(&r->w, &e->out, p, out_cap);
+	p += out_cap;
+	tp_symtab_enc__init(&e->enc, &e->out, e->as->shift, (char *)p, STR_CAP,
+			    (uint32_t *)(p + STR_CAP), HASH_SLOTS);
+	p += STR_CAP + HASH_SLOTS * 4;
+	e->lo_map = (uint64_t *)p;
+	e->gaps_map = p + lo_size;
+	e->sel = (struct symembed_sel *)(p + lo_size + gap_size);
+	e->name = (char *)e->sel + sel_size;
+	e->linebuf = e->name + SYMEMBED_NAME_MAX;
+	e->nr_ents = addrset__sort(e->as);
+	for (uint32_t i = 0; i < e->nr_ents; i++)
+		if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER)
+			e->have_kernel = true;
+	return 0;
+}
+
+void symembed__release(struct symembed *e)
+{
+	if (e->mem)
+		sys_munmap(e->mem, e->mem_size);
+	e->mem = NULL;
+	addrset__reset(e->as);	/* its table held the ranges: the next output starts empty */
+}
+
+/* Where the ranges of one DSO and their gap slots go: into the address set's hash table,
+ * which the sorted copy made idle and which is resident already, when they fit (they
+ * usually do); else into this section's mapping. */
+static void place(struct symembed *e)
+{
+	size_t table = (e->as->mask + 1) * sizeof(*e->as->v);
+
+	if ((size_t)e->nr_lo * 8 + (e->nr_lo + 1) * (size_t)SYMEMBED_GAP_SIZE <= table) {
+		e->lo = (uint64_t *)e->as->v;
+		e->gaps = e->lo + e->nr_lo;
+	} else {
+		e->lo = e->lo_map;
+		e->gaps = e->gaps_map;
+	}
+}
+
+/* ---- ranges ---- */
+
+uint64_t symembed__range_end(const struct symembed *e, uint32_t i)
+{
+	uint8_t sh = e->shift;
+	uint64_t end = sh >= 48 ? ~0ULL : e->lo[i] + (1ULL << sh);
+
+	return end < e->lo[i] ? ~0ULL : end;	/* the last range of the address space */
+}
+
+/* index of the first range starting at or above addr: addr's gap */
+uint32_t symembed__gap_of(const struct symembed *e, uint64_t addr)
+{
+	uint32_t lo = 0, hi = e->nr_lo;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (e->lo[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void symembed__keep(struct symembed *e, const struct symembed_sel *s)
+{
+	if (e->nr_sel < SYMEMBED_SEL_MAX)
+		e->sel[e->nr_sel++] = *s;
+	else
+		e->enc.flags |= TP_SYMTAB_F_INCOMPLETE;
+}
+
+uint8_t symembed__rank(bool sized, char bind, const char *name)
+{
+	unsigned us = 0;
+
+	while (name && name[us] == '_' && us < 15)
+		us++;
+	/* bind: 'g'lobal, 'w'eak, 'l'ocal */
+	return (uint8_t)(!sized << 7 | (bind == 'w') << 6 | (bind != 'g') << 5 | us << 1);
+}
+
+static bool sel_less(const struct symembed_sel *a, const struct symembed_sel *b)
+{
+	if (a->mod != b->mod)
+		return a->mod < b->mod;
+	return a->addr < b->addr || (a->addr == b->addr && a->rank < b->rank);
+}
+
+static void sel_sift(struct symembed_sel *v, uint32_t i, uint32_t n)
+{
+	struct symembed_sel x = v[i];
+	uint32_t c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && sel_less(&v[c], &v[c + 1]))
+			c++;
+		if (!sel_less(&x, &v[c]))
+			break;
+		v[i] = v[c];
+		i = c;
+	}
+	v[i] = x;
+}
+
+/* sort e->sel by (module, address, rank) */
+static void sel_sort(struct symembed *e)
+{
+	struct symembed_sel *v = e->sel, x;
+	uint32_t n = e->nr_sel;
+
+	for (uint32_t i = n / 2; i-- > 0;)
+		sel_sift(v, i, n);
+	for (uint32_t i = n; i-- > 1;) {
+		x = v[0];
+		v[0] = v[i];
+		v[i] = x;
+		sel_sift(v, 0, i);
+	}
+}
+
+/* ---- ELF ---- */
+
+struct elf {
+	int fd;
+	bool is64, be;
+	uint16_t machine;
+	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
+	uint8_t src;
+	unsigned nr_segs;
+	struct { uint64_t vaddr, off, filesz; } seg[MAX_SEGS];
+};
+
+static uint64_t get(const uint8_t *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {	/* the usual case: a load */
+		uint16_t h;
+		uint32_t w;
+
+		switch (n) {
+		case 2: memcpy(&h, p, 2); return h;
+		case 4: memcpy(&w, p, 4); return w;
+		case 8: memcpy(&v, p, 8); return v;
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[be ? i : n - 1 - i];
+	return v;
+}
+
+static int rd(const struct elf *x, void *buf, size_t len, uint64_t off)
+{
+	long n = sys_pread(x->fd, buf, len, off);
+
+	return n == (long)len ? 0 : n < 0 ? (int)n : -TP_ENOEXEC;
+}
+
+/* the header, the load segments, the best symbol table and its strings */
+static int elf_open(struct elf *x, uint8_t *buf)
+{
+	uint64_t phoff, shoff, best = 0;
+	unsigned phent, phnum, shent, shnum;
+	int err = rd(x, buf, 64, 0);
+
+	if (err)
+		return err;
+	if (memcmp(buf, "\177ELF", 4) || buf[4] < 1 || buf[4] > 2 || buf[5] < 1 || buf[5] > 2)
+		return -TP_ENOEXEC;
+	x->is64 = buf[4] == 2;
+	x->be = buf[5] == 2;
+	x->machine = (uint16_t)get(buf + 18, 2, x->be);
+	phoff = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 28, 4, x->be);
+	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
+	phent = (unsigned)get(buf + (x->is64 ? 54 : 42), 2, x->be);
+	phnum = (unsigned)get(buf + (x->is64 ? 56 : 44), 2, x->be);
+	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
+	shnum = (unsigned)get(buf + (x->is64 ? 60 : 48), 2, x->be);
+	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u))
+		return -TP_ENOEXEC;
+	for (unsigned i = 0; i < TP_MIN(phnum, 64u) && x->nr_segs < MAX_SEGS; i++) {
+		uint8_t *p = buf;
+
+		if ((err = rd(x, p, x->is64 ? 56 : 32, phoff + (uint64_t)i * phent)))
+			return err;
+		if (get(p, 4, x->be) != PT_LOAD)
+			continue;
+		x->seg[x->nr_segs].off = x->is64 ? get(p + 8, 8, x->be) : get(p + 4, 4, x->be);
+		x->seg[x->nr_segs].vaddr = x->is64 ? get(p + 16, 8, x->be) : get(p + 8, 4, x->be);
+		x->seg[x->nr_segs++].filesz = x->is64 ? get(p + 32, 8, x->be) : get(p + 16, 4, x->be);
+	}
+	/* .symtab wins over .dynsym (it has the static functions too) */
+	for (unsigned i = 0; i < TP_MIN(shnum, 65535u); i++) {
+		uint64_t at = shoff + (uint64_t)i * shent, link;
+		uint32_t type;
+
+		if (rd(x, buf, x->is64 ? 64 : 40, at))
+			break;
+		type = (uint32_t)get(buf + 4, 4, x->be);
+		if ((type != SHT_SYMTAB && type != SHT_DYNSYM) || (best == SHT_SYMTAB))
+			continue;
+		best = type;
+		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
+		x->sym_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
+		x->sym_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+		x->sym_ent = x->is64 ? get(buf + 56, 8, x->be) : get(buf + 36, 4, x->be);
+		link = get(buf + (x->is64 ? 40 : 24), 4, x->be);
+		if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
+			return -TP_ENOEXEC;
+		x->str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
+		x->str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+	}
+	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
+		return -TP_ENODATA;
+	return 0;
+}
+
+/* a symbol's value as a file offset, through the load segment that holds it */
+static bool to_offset(const struct elf *x, uint64_t v, uint64_t *off)
+{
+	for (unsigned i = 0; i < x->nr_segs; i++)
+		if (v >= x->seg[i].vaddr && v - x->seg[i].vaddr < x->seg[i].filesz) {
+			*off = v - x->seg[i].vaddr + x->seg[i].off;
+			return true;
+		}
+	return false;
+}
+
+/* the name at offset off of the string table, in e->name; "" when unreadable */
+static const char *elf_name(struct symembed *e, const struct elf *x, uint32_t off)
+{
+	long n = off < x->str_size ? sys_pread(x->fd, e->name, (size_t)TP_MIN(
+			x->str_size - off, (uint64_t)SYMEMBED_NAME_MAX - 1), x->str_off + off) : 0;
+
+	e->name[n > 0 ? n : 0] = '\0';
+	return e->name;
+}
+
+/* one function symbol [a, a + size): kept if it overlaps a range; the gap slots learn it */
+static void elf_sym(struct symembed *e, uint64_t a, uint64_t size, uint32_t name, char bind)
+{
+	struct egap *g = e->gaps;
+	uint32_t i = symembed__gap_of(e, a);	/* lo[i - 1] < a <= lo[i] */
+	uint8_t rank = symembed__rank(size != 0, bind, NULL);
+	struct symembed_sel s = { a, size, name, 0, rank };
+
+	/* it starts inside range i - 1, or (sized) reaches range i */
+	if ((i && a < symembed__range_end(e, i - 1)) ||
+	    (size && i < e->nr_lo && e->lo[i] <= a + size - 1))
+		symembed__keep(e, &s);
+	if (!g[i].has_p || a > g[i].p_addr || (a == g[i].p_addr && rank < g[i].p_rank))
+		g[i] = (struct egap){ a, size, g[i].n_addr, name, rank, true };
+	if (a < g[i].n_addr)
+		g[i].n_addr = a;
+}
+
+/* after the pass: the unsized symbol each uncovered range falls in */
+static void elf_unsized(struct symembed *e)
+{
+	struct egap *g = e->gaps, p = { 0 };
+	uint64_t next = ~0ULL, kept = ~0ULL;
+
+	/* the next symbol above each range: a suffix minimum over the later gaps */
+	for (uint32_t i = e->nr_lo + 1; i-- > 0;) {
+		uint64_t own = g[i].n_addr;
+
+		g[i].n_addr = next;		/* now: the first start above lo[i] */
+		next = TP_MIN(next, own);
+	}
+	for (uint32_t i = 0; i < e->nr_lo; i++) {
+		if (g[i].has_p && (!p.has_p || g[i].p_addr >= p.p_addr))
+			p = g[i];	/* the nearest at or below lo[i]: a prefix maximum */
+		if (p.has_p && !p.p_size && p.p_addr != kept) {	/* once for a run of ranges */
+			kept = p.p_addr;
+			symembed__keep(e, &(struct symembed_sel){ p.p_addr, g[i].n_addr == ~0ULL ? 0 :
+				       g[i].n_addr - p.p_addr, p.p_name, 0, p.p_rank });
+		}
+	}
+}
+
+static int read_syms(struct symembed *e, struct elf *x)
+{
+	uint8_t buf[SYMBUF];
+	uint64_t per = SYMBUF / x->sym_ent, nr = x->sym_size / x->sym_ent;
+	struct egap *g = e->gaps;
+	bool thumb = x->machine == EM_ARM || x->machine == EM_MIPS;
+
+	for (uint32_t i = 0; i <= e->nr_lo; i++)
+		g[i] = (struct egap){ .n_addr = ~0ULL };
+	for (uint64_t done = 0; done < nr;) {
+		uint64_t n = TP_MIN(per, nr - done);
+		int err = rd(x, buf, (size_t)(n * x->sym_ent), x->sym_off + done * x->sym_ent);
+
+		if (err)
+			return err;
+		for (uint64_t k = 0; k < n; k++) {
+			const uint8_t *s = buf + k * x->sym_ent;
+			uint8_t info = s[x->is64 ? 4 : 12];
+			uint64_t v, size, off;
+
+			if (((info & 15) != STT_FUNC && (info & 15) != STT_GNU_IFUNC) ||
+			    !get(s + (x->is64 ? 6 : 14), 2, x->be))
+				continue;	/* not a function, or undefined */
+			v = x->is64 ? get(s + 8, 8, x->be) : get(s + 4, 4, x->be);
+			size = x->is64 ? get(s + 16, 8, x->be) : get(s + 8, 4, x->be);
+			if (thumb)
+				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
+			if (to_offset(x, v, &off))
+				elf_sym(e, off, size, (uint32_t)get(s, 4, x->be), info >> 4 == 1 ? 'g' :
+					info >> 4 == 2 ? 'w' : 'l');
+		}
+		done += n;
+	}
+	elf_unsized(e);
+	return 0;
+}
+
+/* the key perf picks the name by at one address, now that names can be read */
+static bool elf_better(struct symembed *e, const struct elf *x, const struct symembed_sel *a,
+		       const struct symembed_sel *b)
+{
+	uint8_t ra = (uint8_t)(a->rank | symembed__rank(true, 'g', elf_name(e, x, a->name)));
+	size_t la = strlen(e->name);
+	uint8_t rb = (uint8_t)(b->rank | symembed__rank(true, 'g', elf_name(e, x, b->name)));
+
+	return ra != rb ? ra < rb : la > strlen(e->name);
+}
+
+/* sorted, one per address, encoded as one block */
+static void emit_block(struct symembed *e, const struct tp_symtab_block *b,
+		       const struct elf *x)
+{
+	struct symembed_sel *v = e->sel;
+	uint32_t n = 0, i, j;
+
+	sel_sort(e);
+	for (i = 0; i < e->nr_sel; i = j) {
+		struct symembed_sel best = v[i];
+
+		for (j = i + 1; j < e->nr_sel && v[j].addr == v[i].addr && v[j].mod == v[i].mod; j++)
+			if (x ? elf_better(e, x, &v[j], &best) : v[j].rank == best.rank &&
+			    strlen(e->enc.str + v[j].name) > strlen(e->enc.str + best.name))
+				best = v[j];
+		v[n++] = best;
+	}
+	if (tp_symtab_enc__block(&e->enc, b, n))
+		goto out_drop;
+	for (i = 0; i < n; i++) {
+		uint32_t name = x ? tp_symtab_enc__str(&e->enc, elf_name(e, x, v[i].name))
+				  : v[i].name;
+
+		if (name == (uint32_t)-1 || tp_symtab_enc__sym(&e->enc, v[i].addr, v[i].size, name))
+			goto out_drop;
+	}
+	return;
+out_drop:
+	tp_symtab_enc__drop(&e->enc);
+}
+
+static void set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, uint64_t hash)
+{
+	if (len) {
+		b->id_type = TP_SYMTAB_ID_BUILD_ID;
+		b->id_len = (uint8_t)TP_MIN(len, (uint8_t)TP_SYMTAB_ID_MAX);
+		memcpy(b->id, id, b->id_len);
+	} else if (hash) {
+		b->id_type = TP_SYMTAB_ID_TEXT_HASH;
+		b->text_hash = hash;
+	}
+}
+
+void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
+		   const uint8_t *id, uint8_t id_len, uint64_t hash)
+{
+	struct tp_symtab_block b = { .kind = TP_SYMTAB_USER, .name = path };
+	struct elf x = { .fd = -1 };
+	uint32_t d = 0, i;
+	uint8_t hdr[64];
+	long fd;
+
+	if (kind == TRACK_KERNEL) {
+		e->kernel_id_len = (uint8_t)TP_MIN(id_len, (uint8_t)sizeof(e->kernel_id));
+		memcpy(e->kernel_id, id, e->kernel_id_len);
+	}
+	if (kind != TRACK_USER || path[0] != '/' || path[1] == '/')
+		return;		/* the kernel's come from kallsyms; "//anon" has none */
+	while (d < e->dsos->nr && e->dsos->v[d].name != path)
+		d++;
+	/* its ranges: a run of the sorted pairs */
+	for (i = 0, e->nr_lo = 0; i < e->nr_ents; i++)
+		e->nr_lo += addrset_dso(e->as->tmp[i]) == d;
+	e->shift = d < e->dsos->nr ? addrset_shift(e->as, d) : 0;
+	place(e);
+	for (i = 0, e->nr_lo = 0; i < e->nr_ents; i++)
+		if (addrset_dso(e->as->tmp[i]) == d)
+			e->lo[e->nr_lo++] = addrset_start(e->as, e->as->tmp[i]);
+	if (!e->nr_lo)
+		return;
+	fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	x.fd = (int)fd;
+	e->nr_sel = 0;
+	if (!elf_open(&x, hdr) && !read_syms(e, &x) && e->nr_sel) {
+		b.src = x.src;
+		set_id(&b, id, id_len, hash);
+		emit_block(e, &b, &x);
+	}
+	sys_close(x.fd);
+}
+
+int symembed__end(struct symembed *e, struct tp_feat *f)
+{
+	int err;
+
+	if (e->have_kernel) {
+		e->nr_lo = 0;
+		e->nr_sel = 0;
+		e->shift = 0;
+		for (uint32_t i = 0; i < e->nr_ents; i++) {
+			uint32_t d = addrset_dso(e->as->tmp[i]);
+
+			if (e->dsos->v[d].kind != TRACK_USER) {
+				e->nr_lo++;
+				/* one extent for all: the coarsest covers every finer one */
+				e->shift = TP_MAX(e->shift, addrset_shift(e->as, d));
+			}
+		}
+		place(e);
+		e->nr_lo = 0;
+		for (uint32_t i = 0; i < e->nr_ents; i++)
+			if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER) {
+				e->lo[e->nr_lo++] = addrset_start(e->as, e->as->tmp[i]);
+				e->kernel_mods |= e->dsos->v[addrset_dso(e->as->tmp[i])].kind ==
+						  TRACK_MODULE;
+			}
+		addrset_sort_u64(e->lo, e->nr_lo);
+		if (!ksyms__read(e) && e->nr_sel) {
+			/* the pairs were sorted by DSO first: merge the kernel's and modules' */
+			struct symembed_sel *v = e->sel;
+			uint32_t n = e->nr_sel, start;
+
+			sel_sort(e);
+			for (uint32_t i = 0; i < n; i = start) {
+				struct tp_symtab_block b = { .src = TP_SYMTAB_SRC_KALLSYMS };
+				uint8_t id[20], len = 0;
+
+				for (start = i; start < n && v[start].mod == v[i].mod; start++)
+					;
+				if (v[i].mod) {
+					b.kind = TP_SYMTAB_MODULE;
+					b.name = e->enc.str + v[i].mod;
+					buildid__module(b.name, id, &len);
+					set_id(&b, id, len, 0);
+				} else {
+					b.kind = TP_SYMTAB_KERNEL;
+					b.name = "[kernel.kallsyms]";
+					if (!e->kernel_id_len)
+						buildid__kernel(e->kernel_id, &e->kernel_id_len);
+					set_id(&b, e->kernel_id, e->kernel_id_len, 0);
+				}
+				/* emit_block sorts what it is given: give it this module's run */
+				e->sel = v + i;
+				e->nr_sel = start - i;
+				emit_block(e, &b, NULL);
+				e->sel = v;
+			}
+		}
+	}
+	err = tp_symtab_enc__finish(&e->enc);
+	if (err)
+		return err;
+	if (!e->enc.nr_blocks)
+		return -TP_ENODATA;
+	tp_feat__blob(f, TP_FEAT_SYMTAB, e->out.buf, e->out.len);
+	return 0;
+}

@@ -1,0 +1,261 @@
+#!/bin/sh
+# Embedded symbols (TP_FEAT_SYMTAB): recordings made here, reported on "a host with no
+# sysroot, no build-id cache and another kernel" (the binaries moved away, an empty HOME, and
+# an empty --symfs, under which the host never uses its own kernel) still name the library
+# function and the kernel functions, as Linux perf names them with everything present; the
+# header says where they came from; a sysroot still wins; streams and flight snapshots carry
+# them; --no-embed-symbols leaves them out (and then the same report shows raw addresses).
+#   run.sh RECORDER HOST_TINYPERF [WORKDIR]        (about 15 s)
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+T_NAME=${T_NAME:-embed}
+. "$src/tests/lib.sh"
+rec=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+host=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+work=${3:-$(mktemp -d)}
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cd "$work" || exit 1
+command -v perf >/dev/null || { fail "Linux perf not installed"; done_tests; exit 1; }
+cc=${CC:-cc}
+cflags="-O1 -fno-omit-frame-pointer -fno-inline -Wall -Wextra -Werror"
+
+# ---- workloads ----------------------------------------------------------------------
+# the hidden-symbol case: a stripped program calling the hot function of a stripped shared
+# library, and a syscall loop for kernel samples
+mkdir -p dev home empty moved sysroot
+cat >hot.c <<'EOF'
+#include <unistd.h>
+#include <sys/syscall.h>
+volatile unsigned long sink;
+static __attribute__((noinline)) void static_hot(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 3;
+}
+void hot_function(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * i;
+}
+void syscall_loop(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+void static_entry(unsigned long n)
+{
+	static_hot(n);
+}
+EOF
+cat >app.c <<'EOF'
+#include <stdlib.h>
+void hot_function(unsigned long n);
+void syscall_loop(unsigned long n);
+void static_entry(unsigned long n);
+int main(int argc, char **argv)
+{
+	unsigned long rounds = argc > 1 ? strtoul(argv[1], 0, 10) : 20;
+	for (unsigned long r = 0; r < rounds; r++) {
+		hot_function(4000000);
+		syscall_loop(40000);
+		static_entry(4000000);
+	}
+	return 0;
+}
+EOF
+cat >static.c <<'EOF'
+#include <stdlib.h>
+volatile unsigned long sink;
+static __attribute__((noinline)) void crunch_numbers(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i ^ (i >> 3);
+}
+__attribute__((noinline)) void shuffle_bits(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink = (sink << 1) ^ i;
+}
+int main(int argc, char **argv)
+{
+	unsigned long rounds = argc > 1 ? strtoul(argv[1], 0, 10) : 20;
+	for (unsigned long r = 0; r < rounds; r++) {
+		crunch_numbers(4000000);
+		shuffle_bits(4000000);
+	}
+	return 0;
+}
+EOF
+if ! $cc $cflags -fPIC -shared -Wl,--build-id -o libhot.so hot.c ||
+   ! $cc $cflags -Wl,--build-id -o app app.c -L. -lhot -Wl,-rpath,"$work/dev" ||
+   ! $cc $cflags -static -o static-app static.c; then
+	fail "cannot build the workloads with $cc"
+	done_tests
+	exit 1
+fi
+cp libhot.so app dev/
+strip dev/libhot.so dev/app
+# the sysroot holds the unstripped library at the device path
+mkdir -p "sysroot$work/dev"
+cp libhot.so "sysroot$work/dev/libhot.so"
+
+# report_hidden FILE OUT: tinyperf report as on another host (nothing findable, no kernel)
+report_hidden() {
+	HOME="$work/home" DEBUGINFOD_URLS= "$host" report -i "$1" --stdio --no-children \
+		--symfs "$work/empty" >"$2" 2>"$2.err"
+}
+# syms OUT DSO: the symbols of DSO in a report, one per line, sorted
+syms() {
+	awk -v d="$2" '/^ +[0-9.]+%/ && $3 == d { print $NF }' "$1" | sort -u
+}
+
+# ---- the hidden-symbol case ---------------------------------------------------------
+"$rec" record -q -g -o hidden.data -- dev/app 12 2>hidden.rec-err
+rc=$?
+"$rec" record -q -g --no-embed-symbols -o bare.data -- dev/app 6 2>bare.rec-err
+rc2=$?
+if [ $rc -ne 0 ] || [ $rc2 -ne 0 ]; then
+	fail "record exits $rc and $rc2: $(cat hidden.rec-err bare.rec-err)"
+fi
+# Linux perf, everything present on this machine: the names to match
+perf report -i hidden.data --stdio --no-children --sort dso,sym >perf.txt 2>perf.err
+prc=$?
+if [ $prc -eq 0 ] && ! grep -q . perf.err; then
+	ok "perf report --stdio reads a file with embedded symbols, no warning"
+else
+	fail "perf report: exit $prc, stderr: $(head -c 300 perf.err)"
+fi
+awk '/^ +[0-9.]+%/ { print $2, $NF }' perf.txt >perf.syms
+# (perf makes up "name@plt" symbols from the PLT relocations: no symbol table has them)
+want_lib=$(awk '$1 == "libhot.so" && !/0x|@plt/ { print $2 }' perf.syms | sort -u)
+want_k=$(awk '$1 == "[kernel.kallsyms]" && !/0x/ { print $2 }' perf.syms | sort -u)
+mv dev/app dev/libhot.so moved/
+report_hidden hidden.data hidden.txt
+report_hidden bare.data bare.txt
+mv moved/app moved/libhot.so dev/
+got_lib=$(syms hidden.txt libhot.so)
+got_k=$(syms hidden.txt '[kernel.kallsyms]')
+if echo "$got_lib" | grep -qx hot_function && echo "$want_lib" | grep -qx hot_function; then
+	ok "no sysroot, no cache, binaries gone: hot_function of the stripped libhot.so named"
+else
+	fail "hot_function not named: tinyperf has '$(echo $got_lib)', perf '$(echo $want_lib)'"
+fi
+missing=""
+for s in $want_lib $want_k; do
+	echo "$got_lib $got_k" | tr ' ' '\n' | grep -qx -- "$s" || missing="$missing $s"
+done
+nk=$(echo "$want_k" | grep -c .)
+if [ -z "$missing" ] && [ "$nk" -ge 2 ]; then
+	ok "every libhot.so and kernel symbol perf shows (kernel: $nk) is named the same"
+else
+	fail "symbols perf names that tinyperf does not:$missing (perf kernel symbols: $nk)"
+fi
+line=$(grep '^# symbols from the recording (embedded): ' hidden.txt)
+if echo "$line" | grep -q 'libhot\.so' && echo "$line" | grep -q '\[kernel\.kallsyms\]' &&
+   grep -q '^#   \[kernel.kallsyms\]: kallsyms from the recording' hidden.txt
+then
+	ok "the report header says libhot.so and the kernel came from embedded symbols"
+else
+	fail "no embedded-symbols header line: $(grep '^#' hidden.txt | head -12)"
+fi
+# the control: the same host conditions without the feature resolve nothing of them
+if ! syms bare.txt libhot.so | grep -qx hot_function &&
+   ! grep -q 'embedded' bare.txt && grep -q '0x' bare.txt; then
+	ok "--no-embed-symbols: the same report shows raw addresses, no embedded line"
+else
+	fail "--no-embed-symbols recording still names functions: $(syms bare.txt libhot.so)"
+fi
+if "$host" header -i hidden.data 2>&1 | grep -q '^# embedded symbols : .*DSOs' &&
+   "$host" header -i hidden.data 2>&1 | grep -q "^#   $work/dev/libhot.so: [0-9]* symbols from its dynsym, build-id"
+then
+	ok "tinyperf header summarizes the section (libhot.so from its dynsym, build-id)"
+else
+	fail "tinyperf header: $("$host" header -i hidden.data 2>&1 | grep -i embed)"
+fi
+mv dev/app dev/libhot.so moved/
+HOME="$work/home" "$host" script -i hidden.data --symfs "$work/empty" >script.txt 2>&1
+mv moved/app moved/libhot.so dev/
+if grep -q 'hot_function' script.txt && grep -q '__x64_sys_getppid\|do_syscall_64' script.txt
+then
+	ok "tinyperf script names them too"
+else
+	fail "tinyperf script: $(grep -m3 'libhot' script.txt)"
+fi
+
+# ---- a sysroot wins ------------------------------------------------------------------
+# static_hot is only in the unstripped copy's .symtab; the device copy had .dynsym only
+mv dev/app dev/libhot.so moved/
+HOME="$work/home" "$host" report -i hidden.data --stdio --no-children \
+	--symfs "$work/sysroot" >sysroot.txt 2>sysroot.err
+mv moved/app moved/libhot.so dev/
+if syms sysroot.txt libhot.so | grep -qx static_hot &&
+   ! syms hidden.txt libhot.so | grep -qx static_hot &&
+   grep -q "^#   $work/dev/libhot.so: symtab from $work/sysroot" sysroot.txt; then
+	ok "with a sysroot, its .symtab wins: static_hot named (embedded .dynsym had no such name)"
+else
+	fail "sysroot: $(grep "libhot" sysroot.txt | head -3) / $(syms sysroot.txt libhot.so)"
+fi
+
+# ---- an unstripped static program ---------------------------------------------------
+cp static-app dev/
+"$rec" record -q -g -o static.data -- dev/static-app 10 2>static.rec-err
+rm dev/static-app
+report_hidden static.data static.txt
+got=$(syms static.txt static-app | tr '\n' ' ')
+if echo "$got" | grep -qw crunch_numbers && echo "$got" | grep -qw shuffle_bits; then
+	ok "unstripped static program, binary removed: crunch_numbers, shuffle_bits named"
+else
+	fail "static program: '$got' $(head -c 300 static.txt.err)"
+fi
+
+# ---- over TCP to tinyperf recv -------------------------------------------------------
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$host" recv -q -o "$work/recv" --port "$port" --count 1 >recv.out 2>recv.err &
+rp=$!
+i=0
+while ! grep -q 'listening on' recv.err 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$rec" record -q -g -o "tcp://127.0.0.1:$port" -- dev/app 6 2>tcp.rec-err
+i=0
+while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill $rp 2>/dev/null
+wait $rp 2>/dev/null
+f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
+if [ -n "$f" ]; then
+	mv dev/app dev/libhot.so moved/
+	report_hidden "$f" tcp.txt
+	mv moved/app moved/libhot.so dev/
+fi
+if [ -n "$f" ] && syms tcp.txt libhot.so | grep -qx hot_function &&
+   grep -q 'embedded' tcp.txt; then
+	ok "through tinyperf recv (TCP) the stream carries them: hot_function named"
+else
+	fail "TCP: file '$f': $(cat tcp.rec-err recv.err | head -5) $(syms tcp.txt libhot.so)"
+fi
+
+# ---- flight recorder snapshots -------------------------------------------------------
+mkdir -p flight
+(cd flight && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
+	"$work/dev/app" 100 2>rec.err) &
+fp=$!
+sleep 1.5
+kill -USR2 $fp 2>/dev/null
+wait $fp
+n=0 good=0
+for f in flight/perf.data.*; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	"$host" header -i "$f" 2>/dev/null | grep -q '^# embedded symbols' || continue
+	mv dev/app dev/libhot.so moved/
+	report_hidden "$f" "$f.txt"
+	mv moved/app moved/libhot.so dev/
+	syms "$f.txt" libhot.so | grep -qx hot_function && good=$((good + 1))
+done
+if [ $n -ge 2 ] && [ $good -eq $n ]; then
+	ok "each of $n flight snapshots carries its own embedded symbols (hot_function named)"
+else
+	fail "flight: $good of $n snapshots carry them: $(cat flight/rec.err)"
+fi
+
+done_tests

@@ -1,0 +1,145 @@
+#!/bin/sh
+# Source lines and inlined frames (--lines, --inline, script -F +srcline) on a workload built
+# with -g -O2 whose hot loop is an always-inlined function (inline-wl.c: step inlined into
+# walk), recorded by Linux perf:
+#   script -F +srcline, with and without callchains: as many lines as perf, and the same
+#     sample lines and srclines for every frame of the workload and of the kernel (glibc's
+#     own lines are left out: for some DWARF 5 rows binutils' addr2line, which perf runs,
+#     names the including .c file where libdw names the header, same line number);
+#   script --lines is script -F +srcline;
+#   script --inline puts "step+0x.. (inlined)" before each walk frame whose address binutils'
+#     addr2line -i places in step, and nowhere else; its srcline is a line of step's body;
+#   report --inline shows step (inlined) above walk in walk's graph, and walk's entry keeps
+#     the percentage perf gives it (the inlined function is not an entry of its own).
+# (Linux perf 6.1 here prints no inlined frames at all, so addr2line is the peer for them.)
+#
+#   usage: lines.sh TINYPERF
+set -u
+T_NAME=report-lines
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+
+tp=${1:?usage: lines.sh TINYPERF}
+PERF=${PERF:-perf}
+if ! command -v "$PERF" >/dev/null 2>&1 || ! command -v addr2line >/dev/null 2>&1 ||
+   [ ! -x "$tp" ]; then
+	fail "setup: need $PERF, addr2line and $tp"
+	done_tests
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
+src=$here/inline-wl.c
+wl=$tmp/wl
+if ! ${CC:-cc} -g -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o "$wl" "$src"; then
+	fail "setup: building $src"
+	done_tests
+	exit 1
+fi
+# step's body, from the source (the loop and its statement)
+body1=$(grep -n 'for (int i = 0; i < 1000; i++)' "$src" | cut -d: -f1)
+body2=$(grep -n 'x = x \* 2862933555777941757UL' "$src" | cut -d: -f1)
+
+rec() { # NAME PERF-RECORD-ARGS...
+	name=$1
+	shift
+	"$PERF" record -q -N -e cpu-clock -F 2000 -o "$tmp/$name.data" "$@" -- "$wl" 0.4 \
+		>/dev/null 2>"$tmp/$name.err" && return 0
+	fail "$name: perf record: $(tail -n 1 "$tmp/$name.err")"
+	return 1
+}
+
+# "frame line<TAB>srcline" for frames of the workload and the kernel (their srclines do not
+# depend on which debug files this host has for its libraries)
+pairs() {
+	awk -v wl="($wl)" '
+		/^  [^ ]/ && fr != "" {
+			if (index(fr, wl) || index(fr, "([kernel.kallsyms])")) print fr "\t" $0
+			fr = ""
+			next
+		}
+		/./ { fr = $0 }' "$1"
+}
+
+if rec flat; then
+	"$PERF" script -F +srcline -i "$tmp/flat.data" >"$tmp/p.flat" 2>/dev/null
+	"$tp" script -F +srcline -i "$tmp/flat.data" >"$tmp/t.flat" 2>"$tmp/t.err"
+	expect_eq "flat: script -F +srcline, as many lines as perf's" "$(wc -l <"$tmp/p.flat")" \
+		"$(wc -l <"$tmp/t.flat")"
+	pairs "$tmp/p.flat" >"$tmp/p.fpairs"
+	pairs "$tmp/t.flat" >"$tmp/t.fpairs"
+	if grep -q "inline-wl.c:" "$tmp/p.fpairs" && cmp -s "$tmp/p.fpairs" "$tmp/t.fpairs"; then
+		ok "flat: every workload and kernel sample and its srcline = perf's ($(grep -c "inline-wl.c:" "$tmp/p.fpairs") lines of inline-wl.c)"
+	else
+		fail "flat: script -F +srcline: $(diff "$tmp/p.fpairs" "$tmp/t.fpairs" | head -n 4 | tr '\n' ' ')"
+	fi
+	expect_eq "flat: no warnings" "" "$(head -c 300 "$tmp/t.err")"
+	"$tp" script --lines -i "$tmp/flat.data" >"$tmp/t.lines" 2>/dev/null
+	check "flat: script --lines = script -F +srcline" cmp -s "$tmp/t.flat" "$tmp/t.lines"
+fi
+
+if rec graph -g; then
+	"$PERF" script -F +srcline -i "$tmp/graph.data" >"$tmp/p.g" 2>/dev/null
+	"$tp" script -F +srcline -i "$tmp/graph.data" >"$tmp/t.g" 2>/dev/null
+	expect_eq "graph: script -F +srcline, as many lines as perf's" "$(wc -l <"$tmp/p.g")" \
+		"$(wc -l <"$tmp/t.g")"
+	pairs "$tmp/p.g" >"$tmp/p.pairs"
+	pairs "$tmp/t.g" >"$tmp/t.pairs"
+	if [ -s "$tmp/p.pairs" ] && cmp -s "$tmp/p.pairs" "$tmp/t.pairs"; then
+		ok "graph: the srcline of every workload and kernel frame = perf's ($(wc -l <"$tmp/p.pairs") frames)"
+	else
+		fail "graph: srclines: $(diff "$tmp/p.pairs" "$tmp/t.pairs" | head -n 4 | tr '\n' ' ')"
+	fi
+
+	# --inline in script: the inlined frames, against addr2line -i -f on each walk address
+	"$tp" script --inline -F ip,sym,symoff,dso,srcline -i "$tmp/graph.data" >"$tmp/t.inls" 2>/dev/null
+	"$tp" script --inline -F ip,sym,symoff,dso -i "$tmp/graph.data" >"$tmp/t.inl" 2>/dev/null
+	"$tp" script -F ip,sym,symoff,dso -i "$tmp/graph.data" >"$tmp/t.noinl" 2>/dev/null
+	awk '/^\t/ && / walk\+0x/ { print $1 }' "$tmp/t.noinl" | sort -u >"$tmp/walk.addrs"
+	: >"$tmp/want.inl"
+	while read -r a; do
+		# addr2line -i -f: function, file:line pairs, innermost first; all but the last
+		# function are inlined there
+		addr2line -i -f -e "$wl" "0x$a" | awk -v a="$a" 'NR % 2 == 1 { f[++n] = $0 }
+			END { for (i = 1; i < n; i++) print a " " f[i] }' >>"$tmp/want.inl"
+	done <"$tmp/walk.addrs"
+	# the inlined frames in front of each walk frame (and any step frame not inlined)
+	awk '/^\t/ && /\(inlined\)$/ { sub(/\+0x[0-9a-f]*/, "", $2); p = p $1 " " $2 "\n"; next }
+	     /^\t/ && / walk\+0x/ { printf "%s", p }
+	     /^\t/ && / step\+0x/ { print $1 " " $2 }
+	     { p = "" }' "$tmp/t.inl" | sort -u >"$tmp/got.inl"
+	awk '/^\t/ && / step\+0x/ { fr = $0; next } fr != "" && /^  / { print $0; fr = "" }' \
+		"$tmp/t.inls" | sort -u >"$tmp/step.lines"
+	sort -u "$tmp/want.inl" >"$tmp/want.inl.s"
+	if grep -q ' step$' "$tmp/want.inl.s" && cmp -s "$tmp/want.inl.s" "$tmp/got.inl"; then
+		ok "graph: script --inline: step (inlined) exactly where addr2line -i puts it ($(wc -l <"$tmp/got.inl") addresses)"
+	else
+		fail "graph: script --inline: addr2line says '$(head -n 3 "$tmp/want.inl.s" | tr '\n' ';')', tinyperf '$(head -n 3 "$tmp/got.inl" | tr '\n' ';')'"
+	fi
+	if [ -s "$tmp/step.lines" ] &&
+	   ! grep -v -x -e "  inline-wl.c:$body1 (inlined)" -e "  inline-wl.c:$body2 (inlined)" \
+		"$tmp/step.lines" >/dev/null; then
+		ok "graph: the inlined frames' srclines are step's body (lines $body1, $body2)"
+	else
+		fail "graph: inlined frames' srclines: $(head -n 3 "$tmp/step.lines" | tr '\n' ';')"
+	fi
+	n_inl=$(grep -c '(inlined)$' "$tmp/t.inl")
+	expect_eq "graph: script --inline adds one line per inlined frame" \
+		"$(($(wc -l <"$tmp/t.noinl") + n_inl))" "$(wc -l <"$tmp/t.inl")"
+
+	# --inline in report
+	"$tp" report --no-children -g callee --inline -i "$tmp/graph.data" >"$tmp/t.rep" 2>/dev/null
+	"$PERF" report --stdio --no-children -g none -i "$tmp/graph.data" 2>/dev/null |
+		awk '/\[\.\] walk *$/ { print $1 }' >"$tmp/p.walk"
+	got=$(awk '/\[\.\] walk *$/ { print $1 }' "$tmp/t.rep")
+	expect_eq "graph: report --inline keeps walk's entry at perf's percentage" \
+		"$(cat "$tmp/p.walk")" "$got"
+	check "graph: report --inline has no entry for the inlined step" \
+		sh -c "! grep -q '\[\.\] step' '$tmp/t.rep'"
+	check "graph: report --inline shows step (inlined) right above walk in walk's graph" \
+		sh -c "awk '/\[\.\] walk *\$/ { in_walk = 1; next } /^ *[0-9.]+%/ { in_walk = 0 }
+			in_walk && prev ~ /step \(inlined\)\$/ && /walk\$/ { found = 1 }
+			{ prev = \$0 } END { exit !found }' '$tmp/t.rep'"
+fi
+
+done_tests
