@@ -1,5 +1,6 @@
 /* tinyperf report's output: the header (symbol sources, lost samples), then per event the
  * perf report --stdio table and, under each entry, its call graph drawn as perf draws it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ static const char *key_head(enum tp_hkey k)
 	static const char *const heads[TP_HKEY_MAX] = {
 		[TP_HKEY_COMM] = "Command", [TP_HKEY_DSO] = "Shared Object",
 		[TP_HKEY_SYM] = "Symbol", [TP_HKEY_PID] = "Pid", [TP_HKEY_TID] = "Tid",
-		[TP_HKEY_CPU] = "CPU",
+		[TP_HKEY_CPU] = "CPU", [TP_HKEY_SRCLINE] = "Source:Line",
 	};
 
 	return heads[k];
@@ -59,6 +60,9 @@ static const char *key_text(const struct report *rp, const struct tp_hentry *e, 
 	case TP_HKEY_CPU:
 		*len = (size_t)snprintf(buf, n, "%03u", e->cpu);
 		return buf;
+	case TP_HKEY_SRCLINE:
+		t = report__line_text(rp, e->frame.line);
+		break;
 	default:
 		t = "?";
 		break;
@@ -70,14 +74,59 @@ static const char *key_text(const struct report *rp, const struct tp_hentry *e, 
 static const char *frame_name(const struct report *rp, struct tp_frame f, char *buf, size_t n)
 {
 	const struct tp_csym *sym = tp_symcache__sym(rp->cs.c, f.sym);
+	/* -g srcline, --lines: "func file:line", as perf's callchain entries */
+	const char *line = rp->graph_lines && f.line ? report__line_text(rp, f.line) : NULL;
 
 	if (sym->name && sym->inlined)		/* --inline, as perf's callchain entries */
-		snprintf(buf, n, "%s (inlined)", sym->name);
-	else if (sym->name)
+		snprintf(buf, n, "%s%s%s (inlined)", sym->name, line ? " " : "", line ? line : "");
+	else if (sym->name && !line)
 		return sym->name;
+	else if (sym->name)
+		snprintf(buf, n, "%s %s", sym->name, line);
 	else
-		snprintf(buf, n, "%#llx", (unsigned long long)sym->addr);
+		snprintf(buf, n, "%#llx%s%s", (unsigned long long)sym->addr, line ? " " : "",
+			 line ? line : "");
 	return buf;
+}
+
+/* "  %7.2f%%" of a percentage, the digits printf would print, without printf (one or two
+ * per entry, and there are 100k entries in a big -g report): p rounded to hundredths
+ * exactly as printf rounds the double (to nearest, ties to even); fma gives the exact sign
+ * of p * 100 - n. Returns the length. */
+static size_t put_pct(char *buf, double p)
+{
+	char tmp[32];
+	uint64_t n;
+	double t;
+	size_t k = 0, len;
+
+	if (!(p >= 0 && p < 1e15))		/* never for a share of a total */
+		return (size_t)snprintf(buf, 32, "  %7.2f%%", p);
+	n = (uint64_t)(p * 100.0);
+	while (fma(p, 100.0, -(double)(n + 1)) >= 0)
+		n++;
+	while (n && fma(p, 100.0, -(double)n) < 0)
+		n--;
+	t = fma(p, 200.0, -(double)(2 * n + 1));	/* against the midpoint n + 1/2 */
+	if (t > 0 || (t == 0 && (n & 1)))
+		n++;
+	tmp[k++] = '%';
+	tmp[k++] = (char)('0' + n % 10);
+	tmp[k++] = (char)('0' + n / 10 % 10);
+	tmp[k++] = '.';
+	n /= 100;
+	do {
+		tmp[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	len = 0;
+	buf[len++] = ' ';
+	buf[len++] = ' ';
+	for (size_t w = k; w < 8; w++)		/* %7.2f: at least 7 before the '%' */
+		buf[len++] = ' ';
+	while (k)
+		buf[len++] = tmp[--k];
+	return len;
 }
 
 /* the drawing prefix, one 11-character piece per level ("|          ") */
@@ -99,7 +148,7 @@ static char *prefix_at(struct report *rp, size_t len, size_t more)
 static void print_children(struct report *rp, const struct tp_cgnode *node, size_t plen,
 			   int margin, uint64_t total)
 {
-	char name[64];
+	static char name[1024];	/* used before the recursion: one for all levels */
 
 	for (uint32_t k = 0; k < node->nr_children; k++) {
 		const struct tp_cgnode *c = &node->children[k];
@@ -130,7 +179,7 @@ static void print_graph(struct report *rp, struct tp_hist *h, const struct tp_he
 	const struct tp_cgnode *top;
 	struct tp_cgraph *g;
 	int margin = 0;
-	char name[64];
+	char name[1024];
 
 	if ((children ? e->children : e->self) < min || !(children ? e->children : e->self))
 		return;		/* every node would be under the minimum */
@@ -284,13 +333,11 @@ static void print_section(struct report *rp, uint32_t idx)
 
 		if (!entry_visible(rp, e, children, total))
 			continue;
-		if (children)
-			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%  %7.2f%%",
-					       tp_hist_pct(e->children, total),
-					       tp_hist_pct(e->self, total));
-		else
-			len = (size_t)snprintf(pct, sizeof(pct), "  %7.2f%%",
-					       tp_hist_pct(e->self, total));
+		if (children) {
+			len = put_pct(pct, tp_hist_pct(e->children, total));
+			len += put_pct(pct + len, tp_hist_pct(e->self, total));
+		} else
+			len = put_pct(pct, tp_hist_pct(e->self, total));
 		fwrite(pct, 1, len, stdout);
 		if (rp->show_nr)
 			printf("  %12llu", (unsigned long long)e->nr_samples);

@@ -21,11 +21,12 @@ static void usage(FILE *f)
 		   "                      [filters] [--percent-limit P] [symbol options]\n\n"
 		   "Print where the samples went, like perf report --stdio.\n\n"
 		   "  -i, --input FILE   the perf.data to read (default perf.data; - is stdin)\n"
-		   "  -s, --sort KEYS    comm,dso,sym,pid,tid,cpu in any order and subset\n"
-		   "                     (default comm,dso,sym)\n"
+		   "  -s, --sort KEYS    comm,dso,sym,pid,tid,cpu,srcline in any order and subset\n"
+		   "                     (default comm,dso,sym; srcline: file:line, as perf's)\n"
 		   "  -g, --call-graph [SPEC]  call graphs under the entries (default with\n"
 		   "                     callchains): SPEC is words among graph, none, caller,\n"
-		   "                     callee and a minimum percent, e.g. -g caller,1\n"
+		   "                     callee, srcline (frames as \"func file:line\") and a\n"
+		   "                     minimum percent, e.g. -g caller,1\n"
 		   "  -G, --inverted     caller order (the outermost caller first)\n"
 		   "  --children, --no-children  add (or not) the time of what an entry calls\n"
 		   "  --percent-limit P  hide entries under P percent (and graph nodes, unless -g\n"
@@ -47,7 +48,7 @@ static int parse_sort(struct report *rp, const char *arg)
 
 		if (k < 0 || rp->keys.nr_keys == TP_HKEY_MAX) {
 			fprintf(stderr, "tinyperf: report: --sort '%.*s': keys are comm, dso, sym, pid, "
-				"tid and cpu\n", (int)n, p);
+				"tid, cpu and srcline\n", (int)n, p);
 			return 2;
 		}
 		for (unsigned i = 0; i < rp->keys.nr_keys; i++) {
@@ -68,7 +69,7 @@ static bool is_graph_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"graph", "fractal", "flat", "none", "caller", "callee", "function", "address",
-		"percent", "period", "count", "branch", "folded",
+		"percent", "period", "count", "branch", "folded", "srcline",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
@@ -97,10 +98,12 @@ static int parse_graph(struct report *rp, const char *arg)
 
 		if (!is_graph_word(p, n)) {
 			fprintf(stderr, "tinyperf: report: -g '%s': expected words among graph, none, "
-				"caller, callee and a minimum percent\n", arg);
+				"caller, callee, srcline and a minimum percent\n", arg);
 			return 2;
 		}
-		if (n == 4 && !strncmp(p, "none", 4)) {
+		if (n == 7 && !strncmp(p, "srcline", 7)) {
+			rp->graph_lines = true;
+		} else if (n == 4 && !strncmp(p, "none", 4)) {
 			rp->graph = false;
 		} else if (n == 6 && !strncmp(p, "caller", 6)) {
 			rp->order = TP_CG_CALLER;
@@ -144,6 +147,7 @@ static struct tp_hist *hist_of(struct report *rp, const struct tp_attr *a)
 		/* call paths are kept when there are callchains, unless nothing would use them */
 		conf.paths = a && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 			     (rp->graph || !rp->no_children);
+		conf.graph_lines = rp->graph_lines;
 		if (tp_hist__new(&rp->hists[i], &conf))
 			return NULL;
 		rp->hist_paths[i] = conf.paths;
@@ -245,12 +249,18 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		}
 		s.frames = rp->ch.frames;
 		s.nr_frames = rp->ch.nr;
+		for (uint32_t i = 0; rp->lines && !err && i < rp->ch.nr; i++)
+			err = report__line(rp, &rp->ch.frames[i], rp->ch.at[i].addr,
+					   rp->ch.at[i].off);
 	} else {
 		uint64_t off;
 
 		err = tp_symcache__resolve(rp->cs.c, loc, &rp->one, &off);
 		s.frames = &rp->one;
 		s.nr_frames = 1;
+		if (!err && rp->lines)
+			err = report__line(rp, &rp->one, loc->map ? loc->addr : ev->u.sample.ip,
+					   off);
 	}
 	if (err)
 		return err;
@@ -345,6 +355,24 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	for (unsigned k = 0; k < rp->keys.nr_keys; k++)
 		rp->has_key[rp->keys.keys[k]] = true;
+	/* --lines: a srcline column after the symbol's, and file:line in the graphs */
+	if (rp->cs.conf.sym.want_lines) {
+		rp->graph_lines = true;
+		if (!rp->has_key[TP_HKEY_SRCLINE] && rp->keys.nr_keys < TP_HKEY_MAX) {
+			unsigned at = rp->keys.nr_keys;
+
+			for (unsigned k = 0; k < rp->keys.nr_keys; k++)
+				if (rp->keys.keys[k] == TP_HKEY_SYM)
+					at = k + 1;
+			memmove(rp->keys.keys + at + 1, rp->keys.keys + at, rp->keys.nr_keys - at);
+			rp->keys.keys[at] = TP_HKEY_SRCLINE;
+			rp->keys.nr_keys++;
+			rp->has_key[TP_HKEY_SRCLINE] = true;
+		}
+	}
+	rp->lines = rp->has_key[TP_HKEY_SRCLINE] || rp->graph_lines;
+	if (rp->lines)
+		rp->cs.conf.sym.want_lines = true;
 	if (!rp->min_pct_set && rp->percent_limit > 0)
 		rp->min_pct = rp->percent_limit;
 	/* perf: with children, graphs go from the callers down unless asked otherwise */
@@ -382,6 +410,7 @@ out:
 	free(rp->parked);
 	free(rp->parked_frames);
 	tp_chain__release(&rp->ch);
+	report__lines_free(rp);
 	free(rp);
 	return rc;
 }

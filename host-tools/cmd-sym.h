@@ -53,7 +53,8 @@ enum {
 	"  --buildid-dir DIR  perf's build-id cache (default ~/.debug; '' for none)\n" \
 	"  -k, --vmlinux FILE the kernel image; --kallsyms FILE a copy of its /proc/kallsyms\n" \
 	"  --lines            script: a file:line under each frame, as perf script\n" \
-	"                     -F +srcline (report: no effect yet)\n" \
+	"                     -F +srcline; report: a srcline column and \"func file:line\"\n" \
+	"                     in the graphs, as perf report -s ...,srcline -g srcline\n" \
 	"  --inline           callchains get a \"func (inlined)\" frame above the function\n" \
 	"                     it was inlined into, as perf report --inline\n" \
 	"  --offline          no debuginfod even if DEBUGINFOD_URLS is set\n" \

@@ -12,7 +12,7 @@ host-san-flags := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOSTED=1 \
 	-DTP_VERSION='"$(VERSION)"' \
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
-TP_HOST_LIBS := -ldw -lelf -larchive
+TP_HOST_LIBS := -ldw -lelf -larchive -lm
 
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*.c) \
 	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
@@ -43,7 +43,7 @@ $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)
 # build-ids) are compiled again for it, only for tests/unit/test-rec-*.c: the host tool itself
 # never links recorder code. A static pattern rule: it takes precedence over the one above.
 host-rec-objs := $(patsubst %,$(host-obj)/recorder/%.o,arena dsos synth sysinfo track buildid \
-	addrset)
+	addrset xz)
 host-rec-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,\
 	$(wildcard $(srctree)/tests/unit/test-rec-*.c))
 $(host-rec-tests): $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs) $(host-rec-objs)

@@ -80,10 +80,19 @@ static void degrade(struct addrset *s)
 
 void addrset__add(struct addrset *s, uint32_t dso, uint64_t addr)
 {
-	if (insert(s, pack(s, dso, addr)) < 0) {
+	uint64_t key = pack(s, dso, addr);
+	uint64_t *r = &s->recent[(key * 0x9e3779b97f4a7c15ULL) >> 55 & (ADDRSET_RECENT - 1)];
+
+	if (*r == key)
+		return;
+	if (insert(s, key) < 0) {
 		degrade(s);
-		insert(s, pack(s, dso, addr));
+		memset(s->recent, 0, sizeof(s->recent));
+		key = pack(s, dso, addr);
+		insert(s, key);
+		r = &s->recent[(key * 0x9e3779b97f4a7c15ULL) >> 55 & (ADDRSET_RECENT - 1)];
 	}
+	*r = key;
 }
 
 void addrset__reset(struct addrset *s)
@@ -94,6 +103,32 @@ void addrset__reset(struct addrset *s)
 		memset(s->dshift, 0, s->nr_dsos);
 	s->nr = 0;
 	s->shift = 0;
+	s->gen++;
+	memset(s->recent, 0, sizeof(s->recent));
+}
+
+/* zeroed, the whole pages inside given back to the kernel (fresh zero pages mapped over) */
+static void zero(void *p, size_t size)
+{
+	size_t pg = tp_getauxval(TP_AT_PAGESZ) ? tp_getauxval(TP_AT_PAGESZ) : 4096;
+	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	uintptr_t b = ((uintptr_t)p + size) & ~(pg - 1);
+
+	if (b <= a || sys_mmap((void *)a, b - a, TP_PROT_READ | TP_PROT_WRITE, TP_MAP_PRIVATE |
+			       TP_MAP_ANONYMOUS | TP_MAP_NORESERVE | TP_MAP_FIXED, -1, 0) != (long)a) {
+		memset(p, 0, size);
+		return;
+	}
+	memset(p, 0, a - (uintptr_t)p);
+	memset((void *)b, 0, (uintptr_t)p + size - b);
+}
+
+void addrset__drop(struct addrset *s)
+{
+	zero(s->v, (s->mask + 1) * sizeof(*s->v));
+	zero(s->tmp, s->max * sizeof(*s->tmp));
+	s->nr = 0;	/* the table is empty already */
+	addrset__reset(s);
 }
 
 /* heapsort: no recursion, no extra memory */

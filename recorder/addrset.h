@@ -22,6 +22,7 @@
 
 #define ADDRSET_MAX	24576
 #define ADDRSET_LOW	((1ULL << 48) - 1)
+#define ADDRSET_RECENT	512	/* keys known to be in the set: a small, cache-resident filter */
 
 struct addrset {
 	uint64_t *v, *tmp;	/* (DSO index + 1) << 48 | (address & ADDRSET_LOW) >> dshift[DSO];
@@ -30,6 +31,11 @@ struct addrset {
 	uint8_t *dshift;	/* per DSO: 0 exact, else its ranges are 2^dshift bytes */
 	uint32_t *count;	/* scratch: pairs per DSO */
 	uint8_t shift;		/* the largest dshift */
+	uint32_t gen;		/* counts resets: what was added before is gone */
+	/* direct-mapped, by hash: a key seen recently is in the set (most callchain entries
+	 * repeat), so the 256 KiB table is probed only for the others; emptied whenever keys
+	 * change meaning (degrade, reset) */
+	uint64_t recent[ADDRSET_RECENT];
 };
 
 /* max: most pairs before degrading (0: ADDRSET_MAX); nr_dsos: DSO indexes are below it.
@@ -38,6 +44,9 @@ int addrset__init(struct addrset *s, struct arena *a, uint32_t max, uint32_t nr_
 void addrset__add(struct addrset *s, uint32_t dso, uint64_t addr);
 /* empty again, exact again (a new output file or snapshot) */
 void addrset__reset(struct addrset *s);
+/* the same, the table's and sort buffer's memory given back (their pages stop counting in
+ * the RSS until used again): when the sorted pairs are no longer needed */
+void addrset__drop(struct addrset *s);
 /* every pair, sorted by DSO then key, in s->tmp: their number */
 uint32_t addrset__sort(struct addrset *s);
 /* heapsort, ascending (no recursion, no memory) */

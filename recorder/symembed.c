@@ -5,6 +5,7 @@
 #include "recorder/buildid.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
+#include "recorder/xz.h"
 
 #define OUT_FILE	(1u << 20)	/* the section in a file */
 #define OUT_PIPE	65000u		/* in a stream: one HEADER_FEATURE record (u16 size) */
@@ -20,6 +21,8 @@
 #define STT_GNU_IFUNC	10
 #define EM_ARM		40
 #define EM_MIPS		8
+#define SHT_PROGBITS	1
+#define NAME_ALT	(1u << 31)	/* a name in the MiniDebugInfo's string table */
 
 /* per range: the nearest function symbol at or below its start, the next one above it */
 struct egap {
@@ -194,6 +197,10 @@ struct elf {
 	uint16_t machine;
 	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
 	uint8_t src;
+	const uint8_t *mem;		/* the file in memory (MiniDebugInfo), else NULL: read fd */
+	uint64_t mem_len;
+	const struct elf *alt;		/* MiniDebugInfo read along: names with NAME_ALT are its */
+	uint32_t tag;			/* NAME_ALT on the names of a second table read */
 	unsigned nr_segs;
 	struct { uint64_t vaddr, off, filesz; } seg[MAX_SEGS];
 };
@@ -217,18 +224,30 @@ static uint64_t get(const uint8_t *p, unsigned n, bool be)
 	return v;
 }
 
+static long elf_pread(const struct elf *x, void *buf, size_t len, uint64_t off)
+{
+	if (!x->mem)
+		return sys_pread(x->fd, buf, len, off);
+	if (off >= x->mem_len)
+		return 0;
+	len = (size_t)TP_MIN((uint64_t)len, x->mem_len - off);
+	memcpy(buf, x->mem + off, len);
+	return (long)len;
+}
+
 static int rd(const struct elf *x, void *buf, size_t len, uint64_t off)
 {
-	long n = sys_pread(x->fd, buf, len, off);
+	long n = elf_pread(x, buf, len, off);
 
 	return n == (long)len ? 0 : n < 0 ? (int)n : -TP_ENOEXEC;
 }
 
-/* the header, the load segments, the best symbol table and its strings */
+/* the header, the load segments, the best symbol table and its strings; buf: SYMBUF bytes,
+ * the program and section headers read in as few preads as fit in it */
 static int elf_open(struct elf *x, uint8_t *buf)
 {
-	uint64_t phoff, shoff, best = 0;
-	unsigned phent, phnum, shent, shnum;
+	uint64_t phoff, shoff, best = 0, link = 0;
+	unsigned phent, phnum, shent, shnum, per;
 	int err = rd(x, buf, 64, 0);
 
 	if (err)
@@ -244,13 +263,15 @@ static int elf_open(struct elf *x, uint8_t *buf)
 	phnum = (unsigned)get(buf + (x->is64 ? 56 : 44), 2, x->be);
 	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
 	shnum = (unsigned)get(buf + (x->is64 ? 60 : 48), 2, x->be);
-	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u))
+	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u) ||
+	    phent > SYMBUF / 64 * 2 || shent > SYMBUF / 64 * 2)
 		return -TP_ENOEXEC;
-	for (unsigned i = 0; i < TP_MIN(phnum, 64u) && x->nr_segs < MAX_SEGS; i++) {
-		uint8_t *p = buf;
+	phnum = TP_MIN(phnum, SYMBUF / phent);
+	if (phnum && (err = rd(x, buf, (size_t)phnum * phent, phoff)))
+		return err;
+	for (unsigned i = 0; i < phnum && x->nr_segs < MAX_SEGS; i++) {
+		uint8_t *p = buf + i * phent;
 
-		if ((err = rd(x, p, x->is64 ? 56 : 32, phoff + (uint64_t)i * phent)))
-			return err;
 		if (get(p, 4, x->be) != PT_LOAD)
 			continue;
 		x->seg[x->nr_segs].off = x->is64 ? get(p + 8, 8, x->be) : get(p + 4, 4, x->be);
@@ -258,28 +279,30 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		x->seg[x->nr_segs++].filesz = x->is64 ? get(p + 32, 8, x->be) : get(p + 16, 4, x->be);
 	}
 	/* .symtab wins over .dynsym (it has the static functions too) */
-	for (unsigned i = 0; i < TP_MIN(shnum, 65535u); i++) {
-		uint64_t at = shoff + (uint64_t)i * shent, link;
+	per = SYMBUF / shent;
+	for (unsigned i = 0; i < shnum && best != SHT_SYMTAB; i++) {
+		uint8_t *p = buf + i % per * shent;
 		uint32_t type;
 
-		if (rd(x, buf, x->is64 ? 64 : 40, at))
+		if (i % per == 0 && rd(x, buf, (size_t)TP_MIN(per, shnum - i) * shent,
+				       shoff + (uint64_t)i * shent))
 			break;
-		type = (uint32_t)get(buf + 4, 4, x->be);
-		if ((type != SHT_SYMTAB && type != SHT_DYNSYM) || (best == SHT_SYMTAB))
+		type = (uint32_t)get(p + 4, 4, x->be);
+		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
 			continue;
 		best = type;
 		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
-		x->sym_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-		x->sym_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
-		x->sym_ent = x->is64 ? get(buf + 56, 8, x->be) : get(buf + 36, 4, x->be);
-		link = get(buf + (x->is64 ? 40 : 24), 4, x->be);
-		if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
-			return -TP_ENOEXEC;
-		x->str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-		x->str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+		x->sym_off = x->is64 ? get(p + 24, 8, x->be) : get(p + 16, 4, x->be);
+		x->sym_size = x->is64 ? get(p + 32, 8, x->be) : get(p + 20, 4, x->be);
+		x->sym_ent = x->is64 ? get(p + 56, 8, x->be) : get(p + 36, 4, x->be);
+		link = get(p + (x->is64 ? 40 : 24), 4, x->be);
 	}
 	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
 		return -TP_ENODATA;
+	if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
+		return -TP_ENOEXEC;
+	x->str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
+	x->str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
 	return 0;
 }
 
@@ -294,13 +317,36 @@ static bool to_offset(const struct elf *x, uint64_t v, uint64_t *off)
 	return false;
 }
 
-/* the name at offset off of the string table, in e->name; "" when unreadable */
+/* up to len bytes of the string table from off (of the MiniDebugInfo's with NAME_ALT) */
+static long elf_str(const struct elf *x, uint32_t off, char *buf, size_t len)
+{
+	if (off & NAME_ALT && x->alt) {
+		x = x->alt;
+		off &= ~NAME_ALT;
+	}
+	if (off >= x->str_size)
+		return 0;
+	return elf_pread(x, buf, (size_t)TP_MIN(x->str_size - off, (uint64_t)len), x->str_off + off);
+}
+
+/* the name at offset off of the string table (cut at 511 bytes; "" when unreadable): from
+ * the window of it last read, else read with the 4 KiB that follow */
 static const char *elf_name(struct symembed *e, const struct elf *x, uint32_t off)
 {
-	long n = off < x->str_size ? sys_pread(x->fd, e->name, (size_t)TP_MIN(
-			x->str_size - off, (uint64_t)SYMEMBED_NAME_MAX - 1), x->str_off + off) : 0;
+	uint64_t at = off - e->name_off;
+	long n;
 
-	e->name[n > 0 ? n : 0] = '\0';
+	if (off >= e->name_off && at < e->name_len &&
+	    memchr(e->name + at, 0, TP_MIN(e->name_len - at, 512u)))
+		return e->name + at;
+	n = elf_str(x, off, e->name, SYMEMBED_NAME_MAX - 1);
+	e->name_off = off;
+	e->name_len = n > 0 ? (uint32_t)n : 0;
+	e->name[e->name_len] = '\0';
+	if (strlen(e->name) > 511) {
+		e->name[511] = '\0';
+		e->name_len = 0;	/* the window is cut: read again next time */
+	}
 	return e->name;
 }
 
@@ -346,14 +392,13 @@ static void elf_unsized(struct symembed *e)
 	}
 }
 
-static int read_syms(struct symembed *e, struct elf *x)
+static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
 {
-	uint8_t buf[SYMBUF];
 	uint64_t per = SYMBUF / x->sym_ent, nr = x->sym_size / x->sym_ent;
 	struct egap *g = e->gaps;
 	bool thumb = x->machine == EM_ARM || x->machine == EM_MIPS;
 
-	for (uint32_t i = 0; i <= e->nr_lo; i++)
+	for (uint32_t i = 0; !x->tag && i <= e->nr_lo; i++)	/* (a second table adds) */
 		g[i] = (struct egap){ .n_addr = ~0ULL };
 	for (uint64_t done = 0; done < nr;) {
 		uint64_t n = TP_MIN(per, nr - done);
@@ -374,12 +419,13 @@ static int read_syms(struct symembed *e, struct elf *x)
 			if (thumb)
 				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
 			if (to_offset(x, v, &off))
-				elf_sym(e, off, size, (uint32_t)get(s, 4, x->be), info >> 4 == 1 ? 'g' :
+				elf_sym(e, off, size, (uint32_t)get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
 					info >> 4 == 2 ? 'w' : 'l');
 		}
 		done += n;
 	}
-	elf_unsized(e);
+	if (!x->alt)	/* (after the second table) */
+		elf_unsized(e);
 	return 0;
 }
 
@@ -387,11 +433,12 @@ static int read_syms(struct symembed *e, struct elf *x)
 static bool elf_better(struct symembed *e, const struct elf *x, const struct symembed_sel *a,
 		       const struct symembed_sel *b)
 {
-	uint8_t ra = (uint8_t)(a->rank | symembed__rank(true, 'g', elf_name(e, x, a->name)));
-	size_t la = strlen(e->name);
-	uint8_t rb = (uint8_t)(b->rank | symembed__rank(true, 'g', elf_name(e, x, b->name)));
+	const char *n = elf_name(e, x, a->name);
+	uint8_t ra = (uint8_t)(a->rank | symembed__rank(true, 'g', n));
+	size_t la = strlen(n);
+	uint8_t rb = (uint8_t)(b->rank | symembed__rank(true, 'g', n = elf_name(e, x, b->name)));
 
-	return ra != rb ? ra < rb : la > strlen(e->name);
+	return ra != rb ? ra < rb : la > strlen(n);
 }
 
 /* sorted, one per address, encoded as one block */
@@ -437,14 +484,128 @@ static void set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, ui
 	}
 }
 
+/* the first sorted pair of DSO index d or above */
+static uint32_t run_start(const struct symembed *e, uint32_t d)
+{
+	uint32_t lo = 0, hi = e->nr_ents;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (addrset_dso(e->as->tmp[mid]) < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- MiniDebugInfo ---- */
+
+/* the .gnu_debugdata section of x: its offset and size, or false */
+static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t *size)
+{
+	static const char want[] = ".gnu_debugdata";
+	uint64_t shoff, str_off, str_size;
+	unsigned shent, shnum, ndx;
+	char name[sizeof(want)];
+
+	if (rd(x, buf, 64, 0))
+		return false;
+	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
+	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
+	shnum = (unsigned)TP_MIN(get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
+	ndx = (unsigned)get(buf + (x->is64 ? 62 : 50), 2, x->be);
+	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
+	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
+		return false;
+	str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
+	str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+	for (unsigned i = 1; i < shnum; i++) {
+		uint64_t n;
+
+		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
+			return false;
+		n = get(buf, 4, x->be);
+		if (get(buf + 4, 4, x->be) != SHT_PROGBITS || n >= str_size ||
+		    str_size - n < sizeof(want) || rd(x, name, sizeof(want), str_off + n) ||
+		    memcmp(name, want, sizeof(want)))
+			continue;
+		*off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
+		*size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+		return true;
+	}
+	return false;
+}
+
+static uint8_t *map(size_t size)
+{
+	long m = sys_mmap(NULL, size, TP_PROT_READ | TP_PROT_WRITE,
+			  TP_MAP_PRIVATE | TP_MAP_ANONYMOUS | TP_MAP_NORESERVE, -1, 0);
+
+	return m < 0 && m > -4096 ? NULL : (uint8_t *)m;
+}
+
+/* x has no .symtab: its MiniDebugInfo's .symtab (and its .dynsym, if any) into e->sel and
+ * block b out; false, nothing kept, when there is none or it cannot be read. Memory: the
+ * section and the ELF it decodes to (<= XZ_OUT_MAX each), mapped only meanwhile. */
+static bool minidebug(struct symembed *e, struct elf *x, uint8_t *buf,
+		      const struct tp_symtab_block *b)
+{
+	struct elf m = { .fd = -1, .tag = x->sym_ent ? NAME_ALT : 0 };
+	uint64_t off, size;
+	size_t out_size = 0, work;
+	uint8_t *in, *out = NULL;
+	long n;
+	bool done = false;
+
+	if (!gdd_find(x, buf, &off, &size) || size < 32 || size > XZ_OUT_MAX ||
+	    !(in = map((size_t)size)))
+		return false;
+	if (rd(x, in, (size_t)size, off) || (n = xz__size(in, (size_t)size)) <= 0)
+		goto out_in;
+	work = ((size_t)n + 7) & ~(size_t)7;
+	out_size = work + sizeof(struct xz_work);
+	if (!(out = map(out_size)))
+		goto out_in;
+	n = xz__decode((struct xz_work *)(out + work), in, (size_t)size, out, (size_t)n);
+	sys_munmap(in, (size_t)size);
+	in = NULL;
+	m.mem = out;
+	m.mem_len = n > 0 ? (uint64_t)n : 0;
+	if (n <= 0 || elf_open(&m, buf) || m.src != TP_SYMTAB_SRC_SYMTAB)
+		goto out_out;
+	/* its symbols have the main file's link-time addresses: its load segments place them */
+	memcpy(m.seg, x->seg, sizeof(m.seg));
+	m.nr_segs = x->nr_segs;
+	e->nr_sel = 0;
+	if (m.tag)
+		x->alt = &m;
+	if ((!m.tag || !read_syms(e, x, buf)) && !read_syms(e, &m, buf)) {
+		done = true;
+		if (e->nr_sel)
+			emit_block(e, b, m.tag ? x : &m);
+	}
+	e->nr_sel = 0;
+	e->name_len = 0;
+	x->alt = NULL;
+out_out:
+	sys_munmap(out, out_size);
+out_in:
+	if (in)
+		sys_munmap(in, (size_t)size);
+	return done;
+}
+
 void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		   const uint8_t *id, uint8_t id_len, uint64_t hash)
 {
 	struct tp_symtab_block b = { .kind = TP_SYMTAB_USER, .name = path };
 	struct elf x = { .fd = -1 };
 	uint32_t d = 0, i;
-	uint8_t hdr[64];
+	uint8_t hdr[SYMBUF];
 	long fd;
+	int err;
 
 	if (kind == TRACK_KERNEL) {
 		e->kernel_id_len = (uint8_t)TP_MIN(id_len, (uint8_t)sizeof(e->kernel_id));
@@ -454,22 +615,33 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		return;		/* the kernel's come from kallsyms; "//anon" has none */
 	while (d < e->dsos->nr && e->dsos->v[d].name != path)
 		d++;
-	/* its ranges: a run of the sorted pairs */
-	for (i = 0, e->nr_lo = 0; i < e->nr_ents; i++)
-		e->nr_lo += addrset_dso(e->as->tmp[i]) == d;
-	e->shift = d < e->dsos->nr ? addrset_shift(e->as, d) : 0;
-	place(e);
-	for (i = 0, e->nr_lo = 0; i < e->nr_ents; i++)
-		if (addrset_dso(e->as->tmp[i]) == d)
-			e->lo[e->nr_lo++] = addrset_start(e->as, e->as->tmp[i]);
+	/* its ranges: the run of the sorted pairs whose top bits are d + 1 */
+	i = run_start(e, d);
+	e->nr_lo = run_start(e, d + 1) - i;
 	if (!e->nr_lo)
 		return;
+	e->shift = addrset_shift(e->as, d);
+	place(e);
+	for (uint32_t k = 0; k < e->nr_lo; k++)
+		e->lo[k] = addrset_start(e->as, e->as->tmp[i + k]);
 	fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
 	if (fd < 0)
 		return;
 	x.fd = (int)fd;
+	e->name_len = 0;	/* another file's names */
 	e->nr_sel = 0;
-	if (!elf_open(&x, hdr) && !read_syms(e, &x) && e->nr_sel) {
+	err = elf_open(&x, hdr);
+	/* no .symtab: MiniDebugInfo's, when built in and there */
+	if (IS_ENABLED(CONFIG_REC_EMBED_MINIDEBUGINFO) &&
+	    (err == -TP_ENODATA || (!err && x.src != TP_SYMTAB_SRC_SYMTAB))) {
+		if (err)
+			x.sym_ent = 0;	/* no .dynsym to read along */
+		b.src = TP_SYMTAB_SRC_MINIDEBUGINFO;
+		set_id(&b, id, id_len, hash);
+		if (minidebug(e, &x, hdr, &b))
+			err = 1;	/* its block is out */
+	}
+	if (!err && !read_syms(e, &x, hdr) && e->nr_sel) {
 		b.src = x.src;
 		set_id(&b, id, id_len, hash);
 		emit_block(e, &b, &x);
@@ -535,6 +707,9 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 			}
 		}
 	}
+	/* the pairs are done with: their memory goes before the strings are copied (the peak) */
+	addrset__drop(e->as);
+	e->nr_ents = 0;
 	err = tp_symtab_enc__finish(&e->enc);
 	if (err)
 		return err;

@@ -11,7 +11,9 @@
  *
  * Memory: one lazily backed mapping per section built, released after it is written: the
  * section (<= 1 MiB in a file, <= 64 KiB in a stream: one HEADER_FEATURE record), its string
- * table and index, and per-range scratch; plus addrset's 384 KiB for the whole recording. */
+ * table and index, and per-range scratch; plus addrset's 384 KiB for the whole recording,
+ * whose pages go back to the kernel (addrset__drop) before the string table is copied into
+ * the section: the peak. */
 #ifndef TINYPERF_RECORDER_SYMEMBED_H
 #define TINYPERF_RECORDER_SYMEMBED_H
 
@@ -40,7 +42,9 @@ struct symembed {
 	void *gaps;			/* per range: nearest symbol below, next one above */
 	struct symembed_sel *sel;	/* the symbols kept */
 	uint32_t nr_sel;
-	char *name;			/* NAME_MAX bytes */
+	char *name;			/* NAME_MAX bytes: a window on the string table */
+	uint64_t name_off;		/* the string table offset of name[0] */
+	uint32_t name_len;		/* bytes of it read (0: none, a new file) */
 	char *linebuf;			/* SYMEMBED_LINEBUF bytes, for reading kallsyms */
 	bool have_kernel;		/* kernel or module addresses were sampled */
 	bool kernel_mods;		/* module addresses were */
@@ -54,7 +58,7 @@ struct symembed_sel {
 	uint8_t rank;			/* lower wins among names at one address */
 };
 
-#define SYMEMBED_NAME_MAX	512
+#define SYMEMBED_NAME_MAX	4096	/* names are cut at 511 bytes */
 #define SYMEMBED_SEL_MAX	16384
 #define SYMEMBED_GAP_SIZE	32	/* bytes of a per-range slot (egap, kgap) */
 #define SYMEMBED_LINEBUF	32768

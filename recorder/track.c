@@ -62,6 +62,7 @@ static void invalidate(struct track *t)
 {
 	t->last_proc = NULL;
 	t->last_user = t->last_kernel = NULL;
+	t->memo_ok = false;
 }
 
 int track__init(struct track *t, struct arena *a, const struct track_limits *lim)
@@ -475,21 +476,56 @@ static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint
 		mark(t, p, addr, &t->last_user);
 }
 
+/* the same pid, cpumode, ip and callchain as the sample before (then remembered): true if
+ * so, and nothing changed since (maps, processes, the address set's resets) */
+static bool repeats(struct track *t, uint32_t pid, unsigned mode, uint64_t ip,
+		    const uint8_t *cc, uint64_t nr)
+{
+	uint32_t gen = t->as ? t->as->gen : 0;
+
+	if (nr > TRACK_MEMO) {
+		t->memo_ok = false;
+		return false;
+	}
+	if (t->memo_ok && t->memo_pid == pid && t->memo_mode == mode && t->memo_ip == ip &&
+	    t->memo_nr == nr && t->memo_gen == gen) {
+		uint32_t i = (uint32_t)nr;
+
+		while (i && t->memo[i - 1] == rd64(cc + 8 * (i - 1)))	/* callers differ least */
+			i--;
+		if (!i)
+			return true;
+	}
+	memcpy(t->memo, cc, nr * 8);
+	t->memo_pid = pid;
+	t->memo_mode = (uint16_t)mode;
+	t->memo_ip = ip;
+	t->memo_nr = (uint32_t)nr;
+	t->memo_gen = gen;
+	t->memo_ok = true;
+	return false;
+}
+
 static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t len)
 {
 	const uint8_t *p = b, *end = b + len;
 	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct track_proc *proc = NULL;
 	uint64_t type, nr, ip = 0, x;
+	uint32_t pid = 0;
 
 	t->stats.samples++;
 	if (!sample_type(t, b, len, &type))
 		return bad(t);
 	/* IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD, (READ), CALLCHAIN */
-	nr = __builtin_popcountll(type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-					  PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
-					  PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-					  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));
+	if (type != t->fixed_type) {	/* a library call on most targets: once per type */
+		t->fixed_type = type;
+		t->fixed_nr = (uint8_t)__builtin_popcountll(type & (PERF_SAMPLE_IDENTIFIER |
+				PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+				PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));
+	}
+	nr = t->fixed_nr;
 	if (len < 8 * nr + (type & PERF_SAMPLE_CALLCHAIN ? 8 : 0))
 		return bad(t);
 	if (type & PERF_SAMPLE_IDENTIFIER)
@@ -499,16 +535,19 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 		p += 8;
 	}
 	if (type & PERF_SAMPLE_TID)
-		proc = proc_find(t, rd32(p));
+		proc = proc_find(t, pid = rd32(p));
 	p = b + 8 * nr;
+	nr = 0;
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		nr = rd64(p);
+		p += 8;
+		if (nr > (uint64_t)(end - p) / 8)
+			return bad(t);
+	}
+	if (repeats(t, pid, mode, ip, p, nr))
+		return 0;
 	if (type & PERF_SAMPLE_IP)
 		mark_mode(t, proc, mode, ip);
-	if (!(type & PERF_SAMPLE_CALLCHAIN))
-		return 0;
-	nr = rd64(p);
-	p += 8;
-	if (nr > (uint64_t)(end - p) / 8)
-		return bad(t);
 	for (; nr--; p += 8) {
 		x = rd64(p);
 		if (x >= PERF_CONTEXT_MAX)
@@ -570,6 +609,7 @@ void track__mark_all(struct track *t)
 
 void track__reset_hits(struct track *t)
 {
+	t->memo_ok = false;
 	for (uint32_t i = 0; i < t->dsos.nr; i++)
 		t->dsos.v[i].hit = t->dsos.mark_all && t->dsos.v[i].name;
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)

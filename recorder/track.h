@@ -43,13 +43,16 @@
 #include "recorder/arena.h"
 #include "recorder/dsos.h"
 
+#define TRACK_MEMO	128	/* callchain entries the repeat check compares */
+
 struct track_limits {
 	uint32_t max_procs, max_maps, max_dsos, max_ids;
 };
 
 struct track_stats {
 	uint64_t samples;		/* SAMPLE records seen */
-	uint64_t unresolved;		/* sample and callchain addresses in no known mapping */
+	uint64_t unresolved;		/* sample and callchain addresses in no known mapping (a
+					 * sample repeating the one before is not looked at again) */
 	uint64_t bad;			/* records too short or malformed, samples of unknown ids */
 	uint64_t procs_evicted;
 	uint64_t maps_dropped;
@@ -88,6 +91,14 @@ struct track {
 	/* last lookups */
 	struct track_proc *last_proc;
 	const struct track_map *last_user, *last_kernel;
+	/* the last sample's pid, cpumode, ip and callchain: a sample that repeats it (an idle
+	 * CPU's, a loop's) has nothing new to mark, and is skipped after one compare */
+	uint64_t memo[TRACK_MEMO], memo_ip;
+	uint32_t memo_pid, memo_nr, memo_gen;
+	uint64_t fixed_type;		/* the last sample_type seen, and its u64s before the */
+	uint8_t fixed_nr;		/* callchain (IDENTIFIER ... PERIOD) */
+	uint16_t memo_mode;
+	bool memo_ok;
 };
 
 /* lim may be NULL (defaults). Tables are allocated here: 0 or -TP_ENOMEM. */

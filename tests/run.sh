@@ -93,12 +93,16 @@ part "host tools + unit tests, built with ASan/UBSan" \
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
 part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
 	"$src/tests/report/peer.sh" "$out/host/host-san/tests" "$out/qemu-x86_64-musl/tinyperf"
-part "source lines and inlined frames (--lines, --inline)" \
+part "source lines and inlined frames (--lines, --inline, --sort srcline)" \
 	"$src/tests/report/lines.sh" "$out/host/host-san/tinyperf"
+part "the vdso of a 32-bit process: [vdso32], as perf" \
+	"$src/tests/report/vdso32.sh" "$out/host/host-san/tinyperf"
 part "transport: stdout, TCP, serial (pty), coalescing, recv" \
 	"$src/tests/transport/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport"
 part "embedded symbols: report with no sysroot/cache/kernel, sysroot wins, TCP, flight" \
 	"$src/tests/embed/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/embed"
+part "embedded symbols from MiniDebugInfo (.gnu_debugdata, xz), option on vs off" \
+	"$src/tests/embed/minidebug.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/embed-mdi"
 part "full system: record inside 6 qemu guests (real kernels), report on the host" \
 	env QEMU_OUT="$out/qemu" "$src/tests/qemu/run.sh"
 part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/host/host-san/tinyperf"

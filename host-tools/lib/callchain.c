@@ -28,23 +28,29 @@ struct build {
 
 struct tkey {
 	const struct build *b;
-	uint32_t parent, sym;
+	uint32_t parent, sym, line;
 };
 
 static bool tnode_eq(const void *p, uint32_t i)
 {
 	const struct tkey *k = p;
 
-	return k->b->t[i].parent == k->parent && k->b->t[i].frame.sym == k->sym;
+	return k->b->t[i].parent == k->parent && k->b->t[i].frame.sym == k->sym &&
+	       k->b->t[i].frame.line == k->line;
 }
 
 /* the child of parent for f, made if new; 0 (the root) when out of memory, with b->nomem */
 static uint32_t tchild(struct build *b, uint32_t parent, struct tp_frame f)
 {
-	struct tkey k = { b, parent, f.sym };
-	uint32_t hv = tp_hash2(parent, f.sym), i;
+	struct tkey k;
+	uint32_t hv, i;
 	struct tp_hslot *slot;
 	struct tnode *n;
+
+	if (!b->h->conf.graph_lines)	/* one node per function, whatever its lines */
+		f.line = 0;
+	k = (struct tkey){ b, parent, f.sym, f.line };
+	hv = tp_hash2(parent, ((uint64_t)f.line << 32) | f.sym);
 
 	if (tp_htab__reserve(&b->idx))
 		goto out_nomem;
@@ -287,7 +293,9 @@ static int cmp_cgnode(const void *pa, const void *pb)
 
 	if (a->total != b->total)
 		return a->total > b->total ? -1 : 1;
-	return a->frames[0].sym < b->frames[0].sym ? -1 : a->frames[0].sym > b->frames[0].sym;
+	if (a->frames[0].sym != b->frames[0].sym)
+		return a->frames[0].sym < b->frames[0].sym ? -1 : 1;
+	return a->frames[0].line < b->frames[0].line ? -1 : a->frames[0].line > b->frames[0].line;
 }
 
 /* the children of scratch node t with at least min_weight, as drawn nodes */
@@ -362,7 +370,7 @@ int tp_hist__callgraph(struct tp_hist *h, const struct tp_hentry *e, enum tp_cgo
 		goto out;
 	}
 	memset(&b.t[0], 0, sizeof(b.t[0]));
-	b.t[0].frame = (struct tp_frame){ TP_HNONE, TP_HNONE, 0 };
+	b.t[0].frame = (struct tp_frame){ TP_HNONE, TP_HNONE, 0, 0 };
 	b.t[0].parent = b.t[0].first_child = b.t[0].next = TP_HNONE;
 	b.nr = 1;
 	err = gather(&b, order, children);

@@ -17,7 +17,9 @@ struct tp_hctx {
 	/* the previous sample's path, outermost first: the next one of the same context
 	 * usually shares its outer part, found without a lookup */
 	uint32_t *last;
-	uint32_t nr_last, cap_last;
+	uint64_t *last_key;		/* its frames' line << 32 | sym: compared without a
+					 * trip to the nodes */
+	uint32_t nr_last, cap_last, cap_last_key;
 };
 
 /* A call-path tree node. Nodes are only ever appended, after their parent: index order is
@@ -32,10 +34,10 @@ struct tp_hnode {
 };
 
 /* a direct-mapped cache in front of node_idx: hot (parent, sym) pairs without a miss */
-#define TP_HNODE_CACHE 8192
+#define TP_HNODE_CACHE 32768
 
 struct tp_hnode_cache {
-	uint32_t parent, sym, node;
+	uint32_t parent, sym, line, node;
 };
 
 struct tp_hist {

@@ -10,6 +10,7 @@
 static const char *const key_names[TP_HKEY_MAX] = {
 	[TP_HKEY_COMM] = "comm", [TP_HKEY_DSO] = "dso", [TP_HKEY_SYM] = "sym",
 	[TP_HKEY_PID] = "pid", [TP_HKEY_TID] = "tid", [TP_HKEY_CPU] = "cpu",
+	[TP_HKEY_SRCLINE] = "srcline",
 };
 
 int tp_hkey_parse(const char *name, size_t len)
@@ -63,8 +64,10 @@ void tp_hist__delete(struct tp_hist *h)
 {
 	if (!h)
 		return;
-	for (uint32_t i = 0; i < h->nr_ctxs; i++)
+	for (uint32_t i = 0; i < h->nr_ctxs; i++) {
 		free(h->ctxs[i].last);
+		free(h->ctxs[i].last_key);
+	}
 	free(h->ctxs);
 	tp_htab__free(&h->ctx_idx);
 	free(h->entries);
@@ -126,11 +129,12 @@ static int get_ctx(struct tp_hist *h, const struct tp_hsample *s, uint32_t *out)
 			return -TP_ERR_NOMEM;
 		k.c.root = TP_HNONE;
 		k.c.last = NULL;
-		k.c.nr_last = k.c.cap_last = 0;
+		k.c.last_key = NULL;
+		k.c.nr_last = k.c.cap_last = k.c.cap_last_key = 0;
 		h->ctxs[i] = k.c;
 		h->nr_ctxs++;
 		if (h->conf.paths &&
-		    new_node(h, (struct tp_frame){ TP_HNONE, i, 0 }, TP_HNONE, TP_HNONE,
+		    new_node(h, (struct tp_frame){ TP_HNONE, i, 0, 0 }, TP_HNONE, TP_HNONE,
 			     &h->ctxs[i].root))
 			return -TP_ERR_NOMEM;
 		tp_htab__fill(&h->ctx_idx, slot, hv, i);
@@ -152,12 +156,13 @@ static bool entry_eq(const void *p, uint32_t i)
 	const struct entry_key *k = p;
 	const struct tp_hentry *e = &k->h->entries[i];
 
-	return e->ctx == k->ctx && e->frame.sym == k->f.sym && e->frame.dso == k->f.dso;
+	return e->ctx == k->ctx && e->frame.sym == k->f.sym && e->frame.dso == k->f.dso &&
+	       e->frame.line == k->f.line;
 }
 
 static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_t *out)
 {
-	struct entry_key k = { h, ctx, { 0, 0, 0 } };
+	struct entry_key k = { h, ctx, { 0, 0, 0, 0 } };
 	struct tp_hslot *slot;
 	uint32_t hv;
 
@@ -169,7 +174,9 @@ static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_
 		k.f.sym = f.sym;
 		k.f.level = f.level;
 	}
-	hv = tp_hash2(((uint64_t)ctx << 32) | k.f.dso, k.f.sym);
+	if (h->has[TP_HKEY_SRCLINE])
+		k.f.line = f.line;
+	hv = tp_hash2(((uint64_t)ctx << 32) | k.f.dso, ((uint64_t)k.f.line << 32) | k.f.sym);
 	if (tp_htab__reserve(&h->entry_idx))
 		return -TP_ERR_NOMEM;
 	slot = tp_htab__probe(&h->entry_idx, hv, entry_eq, &k);
@@ -199,7 +206,7 @@ static int get_entry(struct tp_hist *h, uint32_t ctx, struct tp_frame f, uint32_
 
 struct node_key {
 	const struct tp_hist *h;
-	uint32_t parent, sym;
+	uint32_t parent, sym, line;
 };
 
 static bool node_eq(const void *p, uint32_t i)
@@ -207,7 +214,7 @@ static bool node_eq(const void *p, uint32_t i)
 	const struct node_key *k = p;
 	const struct tp_hnode *n = &k->h->nodes[i];
 
-	return n->parent == k->parent && n->frame.sym == k->sym;
+	return n->parent == k->parent && n->frame.sym == k->sym && n->frame.line == k->line;
 }
 
 static int new_node(struct tp_hist *h, struct tp_frame f, uint32_t parent, uint32_t entry,
@@ -240,13 +247,14 @@ static int new_node(struct tp_hist *h, struct tp_frame f, uint32_t parent, uint3
 static int child(struct tp_hist *h, uint32_t ctx, uint32_t parent, struct tp_frame f,
 		 uint32_t *out)
 {
-	struct node_key k = { h, parent, f.sym };
-	uint32_t hv = tp_hash2(parent, f.sym), entry;
+	struct node_key k = { h, parent, f.sym, f.line };
+	uint32_t hv = tp_hash2(parent, ((uint64_t)f.line << 32) | f.sym), entry;
 	struct tp_hnode_cache *nc = &h->ncache[hv & (TP_HNODE_CACHE - 1)];
 	struct tp_hslot *slot;
 	int err;
 
-	if (nc->node != TP_HNONE && nc->parent == parent && nc->sym == f.sym) {
+	if (nc->node != TP_HNONE && nc->parent == parent && nc->sym == f.sym &&
+	    nc->line == f.line) {
 		*out = nc->node;
 		return 0;
 	}
@@ -263,7 +271,7 @@ static int child(struct tp_hist *h, uint32_t ctx, uint32_t parent, struct tp_fra
 			return err;
 		tp_htab__fill(&h->node_idx, slot, hv, *out);
 	}
-	*nc = (struct tp_hnode_cache){ parent, f.sym, *out };
+	*nc = (struct tp_hnode_cache){ parent, f.sym, f.line, *out };
 	return 0;
 }
 
@@ -282,12 +290,17 @@ int tp_hist__add(struct tp_hist *h, const struct tp_hsample *s)
 		bool same = true;
 		uint32_t d = 0;
 
-		if (tp_grow((void **)&c->last, &c->cap_last, s->nr_frames, sizeof(*c->last)))
+		if (tp_grow((void **)&c->last, &c->cap_last, s->nr_frames, sizeof(*c->last)) ||
+		    tp_grow((void **)&c->last_key, &c->cap_last_key, s->nr_frames,
+			    sizeof(*c->last_key))) {
+			c->nr_last = 0;
 			return -TP_ERR_NOMEM;
+		}
 		node = c->root;
 		for (uint32_t i = s->nr_frames; i-- > 0; d++) {
-			if (same && d < c->nr_last &&
-			    h->nodes[c->last[d]].frame.sym == s->frames[i].sym) {
+			uint64_t key = (uint64_t)s->frames[i].line << 32 | s->frames[i].sym;
+
+			if (same && d < c->nr_last && c->last_key[d] == key) {
 				node = c->last[d];
 				continue;
 			}
@@ -298,6 +311,7 @@ int tp_hist__add(struct tp_hist *h, const struct tp_hsample *s)
 				return err;
 			}
 			c->last[d] = node;
+			c->last_key[d] = key;
 		}
 		c->nr_last = d;
 		/* the entries get their self weight from the nodes at the end */
@@ -423,6 +437,7 @@ static int sort_entries(struct tp_hist *h, bool by_children)
 			case TP_HKEY_PID: r[i].key[k] = (uint32_t)e->pid ^ 0x80000000u; break;
 			case TP_HKEY_TID: r[i].key[k] = (uint32_t)e->tid ^ 0x80000000u; break;
 			case TP_HKEY_CPU: r[i].key[k] = e->cpu; break;
+			case TP_HKEY_SRCLINE: r[i].key[k] = e->frame.line; break;
 			}
 		}
 	}

@@ -20,11 +20,15 @@
 
 /* One stack frame: sym is unique across DSOs (a symbol, or one unresolved address);
  * dso is the DSO it is in. level is shown, never compared: an entry shows the level of the
- * first sample that made it, as perf's ('k' kernel, '.' user, ...). */
+ * first sample that made it, as perf's ('k' kernel, '.' user, ...). line is the source
+ * line's id (any numbering, one per distinct text), 0 when none is kept: entries and call
+ * paths tell frames of one symbol apart by it only for the srcline key (and graphs with
+ * tp_hconf.graph_lines). */
 struct tp_frame {
 	uint32_t sym;
 	uint32_t dso;
 	char level;
+	uint32_t line;
 };
 
 enum tp_hkey {
@@ -34,6 +38,7 @@ enum tp_hkey {
 	TP_HKEY_PID,
 	TP_HKEY_TID,
 	TP_HKEY_CPU,
+	TP_HKEY_SRCLINE,	/* frame.line, as perf's srcline (the text, whatever the symbol) */
 	TP_HKEY_MAX
 };
 
@@ -45,6 +50,7 @@ struct tp_hconf {
 	uint8_t keys[TP_HKEY_MAX];	/* enum tp_hkey, in sort and display order */
 	unsigned nr_keys;
 	bool paths;			/* keep call paths (children, graphs, folded) */
+	bool graph_lines;		/* graphs tell frames apart by line too (else by sym) */
 	/* optional: the frame an entry is keyed by, when frames that differ should make one
 	 * entry (perf merges DSOs of the same basename); call paths keep the frames as given */
 	struct tp_frame (*key_of)(void *ctx, struct tp_frame f);
@@ -65,7 +71,8 @@ struct tp_hentry {
 	uint32_t comm;
 	int32_t pid, tid;
 	uint32_t cpu;
-	struct tp_frame frame;		/* with neither dso nor sym keys: {0, 0} */
+	struct tp_frame frame;		/* with neither dso nor sym keys: {0, 0}; line 0
+					 * without the srcline key */
 	uint64_t self;			/* weight of the samples that hit here */
 	uint64_t children;		/* of the samples with this entry anywhere on their path
 					 * (self included); = self without paths */

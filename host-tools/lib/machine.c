@@ -258,6 +258,55 @@ int tp_machine__build_id(struct tp_session *s, const struct tp_buildid_entry *b)
 	return 0;
 }
 
+/* ---- the vdso's name ---- */
+
+enum { TP_ELF_UNSEEN, TP_ELF_UNKNOWN, TP_ELF_64, TP_ELF_32, TP_ELF_X32 };
+
+/* the ELF class of the file at d's path on this host, as perf's dso__type */
+static uint8_t elf_type(struct tp_dso *d)
+{
+	unsigned char h[20];
+	FILE *f;
+
+	if (d->elf_type != TP_ELF_UNSEEN)
+		return d->elf_type;
+	d->elf_type = TP_ELF_UNKNOWN;
+	f = fopen(d->name, "rb");
+	if (!f)
+		return d->elf_type;
+	if (fread(h, 1, sizeof(h), f) == sizeof(h) && !memcmp(h, "\177ELF", 4)) {
+		/* e_machine, in the file's byte order */
+		unsigned machine = h[5] == 2 ? (unsigned)h[18] << 8 | h[19] :
+				   (unsigned)h[19] << 8 | h[18];
+
+		if (h[4] == 2)
+			d->elf_type = TP_ELF_64;
+		else if (h[4] == 1)
+			d->elf_type = machine == 62 /* EM_X86_64 */ ? TP_ELF_X32 : TP_ELF_32;
+	}
+	fclose(f);
+	return d->elf_type;
+}
+
+/* perf's name for the vdso of a process: "[vdso32]" when the first of its mapped files that
+ * this host can read is 32-bit ELF, "[vdsox32]" for x32, else "[vdso]" */
+static const char *vdso_name(const struct tp_proc *p)
+{
+	for (size_t i = 0; p && p->maps && i < p->maps->nr; i++) {
+		struct tp_dso *d = p->maps->v[i].dso;
+
+		if (!d || d->name[0] != '/')
+			continue;
+		switch (elf_type(d)) {
+		case TP_ELF_32: return "[vdso32]";
+		case TP_ELF_X32: return "[vdsox32]";
+		case TP_ELF_64: return "[vdso]";
+		default: break;
+		}
+	}
+	return "[vdso]";
+}
+
 /* ---- threads and processes ---- */
 
 static struct tp_proc *new_proc(struct tp_session *s, int32_t pid, const struct tp_proc *from)
@@ -401,6 +450,11 @@ static int mmap_event(struct tp_session *s, const struct tp_event *ev, struct tp
 			memcpy(map.dso->own_name, buf, n);
 			map.dso->name = map.dso->own_name;
 		}
+	} else if (!kernel && !strcmp(name, "[vdso]")) {
+		t = findnew_thread(s, (int32_t)m->pid, (int32_t)m->tid);
+		if (!t)
+			return -TP_ERR_NOMEM;
+		map.dso = tp_machine__dso(s, vdso_name(t->proc), false);
 	} else {
 		map.dso = tp_machine__dso(s, name, kernel);
 	}

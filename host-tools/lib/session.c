@@ -44,7 +44,9 @@ void tp_session__delete(struct tp_session *s)
 	free(s);
 }
 
-/* ---- the time-ordered queue: a binary min-heap on (time, seq) ---- */
+/* ---- the time-ordered queue: a 4-ary min-heap on (time, seq) ---- */
+/* (4 children side by side: half the levels of a binary heap, and a node's children in two
+ * cache lines, where each level is a cache miss in a big round) */
 
 static bool before(const struct tp_qent *a, const struct tp_qent *b)
 {
@@ -53,6 +55,7 @@ static bool before(const struct tp_qent *a, const struct tp_qent *b)
 
 static int q_push(struct tp_session *s, const struct tp_event *ev)
 {
+	struct tp_qent e = { ev->sid.time, s->seq++, ev->offset, ev->data };
 	size_t i;
 
 	if (s->nr_q == s->cap_q) {
@@ -64,39 +67,36 @@ static int q_push(struct tp_session *s, const struct tp_event *ev)
 		s->q = q;
 		s->cap_q = cap;
 	}
-	i = s->nr_q++;
-	s->q[i] = (struct tp_qent){ ev->sid.time, s->seq++, ev->offset, ev->data };
-	while (i && before(&s->q[i], &s->q[(i - 1) / 2])) {
-		struct tp_qent t = s->q[i];
-
-		s->q[i] = s->q[(i - 1) / 2];
-		s->q[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
+	/* the hole moves up to where e goes */
+	for (i = s->nr_q++; i && before(&e, &s->q[(i - 1) / 4]); i = (i - 1) / 4)
+		s->q[i] = s->q[(i - 1) / 4];
+	s->q[i] = e;
 	return 0;
 }
 
 static struct tp_qent q_pop(struct tp_session *s)
 {
-	struct tp_qent top = s->q[0];
-	size_t i = 0;
+	struct tp_qent top = s->q[0], last = s->q[--s->nr_q];
+	size_t i = 0, n = s->nr_q;
 
-	s->q[0] = s->q[--s->nr_q];
+	/* the hole at the root moves down to where the last entry goes */
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct tp_qent t;
+		size_t c = 4 * i + 1, m, end;
 
-		if (l < s->nr_q && before(&s->q[l], &s->q[m]))
-			m = l;
-		if (l + 1 < s->nr_q && before(&s->q[l + 1], &s->q[m]))
-			m = l + 1;
-		if (m == i)
+		if (c >= n)
 			break;
-		t = s->q[i];
+		end = c + 4 < n ? c + 4 : n;
+		m = c;
+		for (c++; c < end; c++)
+			if (before(&s->q[c], &s->q[m]))
+				m = c;
+		if (!before(&s->q[m], &last))
+			break;
 		s->q[i] = s->q[m];
-		s->q[m] = t;
 		i = m;
 	}
+	if (n)
+		s->q[i] = last;
 	return top;
 }
 
@@ -131,7 +131,11 @@ static int flush(struct tp_session *s, uint64_t limit, const struct tp_session_o
 {
 	while (s->nr_q && s->q[0].time <= limit) {
 		struct tp_qent e = q_pop(s);
-		int err = tp_reader__decode(s->r, e.data, e.offset, &s->ev);
+		int err;
+
+		if (s->nr_q)	/* the next one's bytes, while this one is handled */
+			__builtin_prefetch(s->q[0].data);
+		err = tp_reader__decode(s->r, e.data, e.offset, &s->ev);
 
 		if (!err)
 			err = deliver(s, &s->ev, ops, ctx);

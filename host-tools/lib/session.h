@@ -30,7 +30,8 @@
 #include "host-tools/lib/reader.h"
 
 struct tp_dso {
-	const char *name;		/* path as mapped, "[kernel.kallsyms]", "[vdso]" */
+	const char *name;		/* path as mapped, "[kernel.kallsyms]", "[vdso]" (as perf:
+					 * "[vdso32]", "[vdsox32]" in 32-bit and x32 processes) */
 	uint8_t build_id[PERF_BUILD_ID_MAX];
 	uint8_t build_id_size;		/* 0: none known */
 	uint64_t text_hash;		/* tinyperf's TP_FEAT_TEXT_HASH for DSOs without a
@@ -38,6 +39,7 @@ struct tp_dso {
 	bool kernel;			/* the kernel or a module */
 	uint64_t hits;			/* samples whose ip resolved into it */
 	char *own_name;			/* name when the session made it up (freed with it) */
+	uint8_t elf_type;		/* internal: TP_ELF_* of the file at name on this host */
 };
 
 struct tp_map {

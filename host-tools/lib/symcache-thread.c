@@ -32,7 +32,7 @@ static int chain_push(struct tp_symcache *c, struct tp_chain *ch, const struct t
 	at->ip = at->addr = ip;
 	at->off = 0;
 	if (!loc) {
-		ch->frames[ch->nr++] = (struct tp_frame){ NONE, 0, 0 };
+		ch->frames[ch->nr++] = (struct tp_frame){ NONE, 0, 0, 0 };
 		return 0;
 	}
 	err = tp_symcache__resolve(c, loc, &ch->frames[ch->nr], &at->off);

@@ -564,6 +564,7 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 	f->sym = c->addrs[slot->idx - 1].sym;
 	f->dso = id;
 	f->level = s.level;
+	f->line = 0;
 	*off = c->addrs[slot->idx - 1].off;
 	if (id && !c->dsos[id].identity)	/* (JIT maps: the same offset, other ips) */
 		*e = (struct l2_ent){ loc->dso, loc->addr, true, *f, *off };

@@ -428,9 +428,11 @@ static void search_main(struct finder *f, const char *path, const char *hex)
 	size_t i;
 
 	if (s->buildid_dir && hex[0]) {
-		if (!strcmp(path, "[vdso]")) {	/* perf caches the vdso as <dir>/[vdso]/<id>/vdso */
+		if (!strcmp(path, "[vdso]") || !strcmp(path, "[vdso32]") ||
+		    !strcmp(path, "[vdsox32]")) {
+			/* perf caches a vdso as <dir>/[vdso]/<id>/vdso ([vdso32], [vdsox32]) */
 			tryf(f, "%s/.build-id/%.2s/%s/vdso", s->buildid_dir, hex, hex + 2);
-			tryf(f, "%s/[vdso]/%s/vdso", s->buildid_dir, hex);
+			tryf(f, "%s/%s/%s/vdso", s->buildid_dir, path, hex);
 		}
 		tryf(f, "%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2);
 		tryf(f, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2);

@@ -11,6 +11,11 @@
 #     addr2line -i places in step, and nowhere else; its srcline is a line of step's body;
 #   report --inline shows step (inlined) above walk in walk's graph, and walk's entry keeps
 #     the percentage perf gives it (the inlined function is not an entry of its own).
+#   report --sort srcline (and dso,srcline; sym,srcline without children) = perf report's
+#     rows for the workload and the kernel; with children, a workload line's children
+#     column = the share of samples with that line on their stack in perf script's srclines
+#     (perf 6.1's report names the callers' entries "walk+<run-time address>");
+#   report -g srcline = perf's graph lines for the workload; --lines = -s ...,srcline -g srcline.
 # (Linux perf 6.1 here prints no inlined frames at all, so addr2line is the peer for them.)
 #
 #   usage: lines.sh TINYPERF
@@ -140,6 +145,94 @@ if rec graph -g; then
 		sh -c "awk '/\[\.\] walk *\$/ { in_walk = 1; next } /^ *[0-9.]+%/ { in_walk = 0 }
 			in_walk && prev ~ /step \(inlined\)\$/ && /walk\$/ { found = 1 }
 			{ prev = \$0 } END { exit !found }' '$tmp/t.rep'"
+fi
+
+# ---- report: the srcline sort key and file:line in graphs (--lines, -g srcline) ----
+# rows "pct... dso srcline" of a report table for the workload and the kernel, sorted (ties
+# are printed in either order), blanks squeezed (perf's columns are given fixed widths with
+# -w: it sizes its srcline column before it has every text, and cuts the longest one short)
+rows() { # FILE NR-PCT-COLUMNS
+	awk -v n="$2" -v wl="$(basename "$wl")" '$1 ~ /%$/ && ($(n + 1) == wl || $(n + 1) == "[kernel.kallsyms]")' "$1" |
+		tr -s ' ' | sed 's/ $//' | sort
+}
+
+if rec flat2; then
+	"$PERF" report --stdio --sort srcline -w 10,80 -i "$tmp/flat2.data" 2>/dev/null |
+		grep 'inline-wl\.c:' | tr -s ' ' | sed 's/ $//' | sort >"$tmp/p.sl"
+	"$tp" report --sort srcline -i "$tmp/flat2.data" 2>"$tmp/t.sl.err" |
+		grep 'inline-wl\.c:' | tr -s ' ' | sed 's/ $//' | sort >"$tmp/t.sl"
+	if grep -q "inline-wl.c:$body1\|inline-wl.c:$body2" "$tmp/p.sl" && cmp -s "$tmp/p.sl" "$tmp/t.sl"; then
+		ok "report --sort srcline: the workload's lines and percentages = perf's ($(wc -l <"$tmp/p.sl") lines)"
+	else
+		fail "report --sort srcline: $(diff "$tmp/p.sl" "$tmp/t.sl" | head -n 4 | tr '\n' ' ')"
+	fi
+	expect_eq "report --sort srcline: no warnings" "" "$(head -c 300 "$tmp/t.sl.err")"
+	"$PERF" report --stdio --sort dso,srcline -w 10,40,80 -i "$tmp/flat2.data" 2>/dev/null >"$tmp/p.dsl"
+	"$tp" report --sort dso,srcline -i "$tmp/flat2.data" 2>/dev/null >"$tmp/t.dsl"
+	rows "$tmp/p.dsl" 1 >"$tmp/p.dslr"
+	rows "$tmp/t.dsl" 1 >"$tmp/t.dslr"
+	if grep -q 'inline-wl\.c:' "$tmp/p.dslr" && cmp -s "$tmp/p.dslr" "$tmp/t.dslr"; then
+		ok "report --sort dso,srcline: workload and kernel rows = perf's ($(wc -l <"$tmp/p.dslr") rows, $(grep -c kernel "$tmp/p.dslr") of the kernel: sym+offset)"
+	else
+		fail "report --sort dso,srcline: $(diff "$tmp/p.dslr" "$tmp/t.dslr" | head -n 4 | tr '\n' ' ')"
+	fi
+fi
+
+# a fixed period, so that a percentage is a count of samples
+if "$PERF" record -q -N -e cpu-clock -c 500000 -g -o "$tmp/graph2.data" -- "$wl" 0.4 \
+	>/dev/null 2>"$tmp/graph2.err" || ! fail "graph2: perf record: $(tail -n 1 "$tmp/graph2.err")"; then
+	"$PERF" report --stdio --no-children --sort dso,sym,srcline -w 10,40,60,80 -g none \
+		-i "$tmp/graph2.data" \
+		2>/dev/null >"$tmp/p.self"
+	"$tp" report --no-children --sort dso,sym,srcline -g none -i "$tmp/graph2.data" \
+		2>/dev/null >"$tmp/t.self"
+	rows "$tmp/p.self" 1 >"$tmp/p.selfr"
+	rows "$tmp/t.self" 1 >"$tmp/t.selfr"
+	if [ -s "$tmp/p.selfr" ] && cmp -s "$tmp/p.selfr" "$tmp/t.selfr"; then
+		ok "graph: report --no-children -s dso,sym,srcline: rows = perf's ($(wc -l <"$tmp/p.selfr"))"
+	else
+		fail "graph: report -s dso,sym,srcline: $(diff "$tmp/p.selfr" "$tmp/t.selfr" | head -n 4 | tr '\n' ' ')"
+	fi
+
+	# children: the share of samples with a line of the workload anywhere on their stack,
+	# counted from perf script's srcline of every frame (perf 6.1's own report gives the
+	# callers' entries garbage texts, "walk+<a run-time address>")
+	"$PERF" script -F +srcline -i "$tmp/graph2.data" 2>/dev/null |
+		awk -v wl="($wl)" '
+			function flush(s) { for (s in seen) n[s]++; delete seen }
+			/^[^\t ]/ { flush(); total++; fr = 0; next }
+			/^\t/ { fr = index($0, wl) > 0; next }
+			/^  [^ ]/ && fr { sub(/^  /, ""); seen[$0] = 1; fr = 0 }
+			END { flush(); for (s in n) printf "%.2f%% %s\n", 100 * n[s] / total, s }' |
+		sort >"$tmp/want.ch"
+	"$tp" report --children --sort dso,srcline -g none -i "$tmp/graph2.data" 2>/dev/null |
+		awk -v wl="$(basename "$wl")" '$1 ~ /%$/ && $3 == wl { print $1 " " $4 }' |
+		sort >"$tmp/got.ch"
+	if grep -q "inline-wl.c:$body1" "$tmp/want.ch" && cmp -s "$tmp/want.ch" "$tmp/got.ch"; then
+		ok "graph: report --children -s dso,srcline: each workload line's children = its share in perf script's stacks ($(wc -l <"$tmp/got.ch") lines)"
+	else
+		fail "graph: report --children -s dso,srcline: want '$(head -n 3 "$tmp/want.ch" | tr '\n' ';')', got '$(head -n 3 "$tmp/got.ch" | tr '\n' ';')'"
+	fi
+
+	# graphs with file:line: perf report -g srcline, the workload's frames
+	"$PERF" report --stdio --no-children --sort sym -g srcline -i "$tmp/graph2.data" 2>/dev/null |
+		grep 'inline-wl\.c:' >"$tmp/p.gl"
+	"$tp" report --no-children --sort sym -g srcline -i "$tmp/graph2.data" 2>/dev/null >"$tmp/t.glall"
+	grep 'inline-wl\.c:' "$tmp/t.glall" >"$tmp/t.gl"
+	if [ -s "$tmp/p.gl" ] && cmp -s "$tmp/p.gl" "$tmp/t.gl"; then
+		ok "graph: report -g srcline: the workload's graph lines (\"walk inline-wl.c:N\") = perf's ($(wc -l <"$tmp/p.gl"))"
+	else
+		fail "graph: report -g srcline: $(diff "$tmp/p.gl" "$tmp/t.gl" | head -n 4 | tr '\n' ' ')"
+	fi
+	"$tp" report --no-children --sort sym,srcline -g srcline -i "$tmp/graph2.data" \
+		>"$tmp/t.glk" 2>/dev/null
+	"$tp" report --no-children --sort sym --lines -i "$tmp/graph2.data" >"$tmp/t.lines" 2>/dev/null
+	check "graph: report --lines = -s ...,srcline -g srcline" cmp -s "$tmp/t.glk" "$tmp/t.lines"
+	check "graph: report --lines has a Source:Line column" grep -q 'Source:Line' "$tmp/t.lines"
+	"$tp" report --sort sym,srcline,sym -i "$tmp/graph2.data" >/dev/null 2>"$tmp/t.twice"
+	expect_eq "report -s sym,srcline,sym: one line that says so, exit 2" \
+		"2:1:tinyperf: report: --sort: 'sym' given twice" \
+		"$("$tp" report --sort sym,srcline,sym -i "$tmp/graph2.data" >/dev/null 2>&1; echo $?):$(wc -l <"$tmp/t.twice"):$(cat "$tmp/t.twice")"
 fi
 
 done_tests

@@ -15,7 +15,7 @@
 /* frames: symbol ids; the DSO of symbol s is s / 100 */
 static struct tp_frame F(uint32_t sym)
 {
-	return (struct tp_frame){ sym, sym / 100, '.' };
+	return (struct tp_frame){ sym, sym / 100, '.', 0 };
 }
 
 /* add a sample whose stack is given innermost first, 0-terminated */
@@ -313,6 +313,83 @@ static void test_filters(void)
 	case_end(&c);
 }
 
+/* add a sample with source lines: syms and lines innermost first, 0-terminated syms */
+static int add_lines(struct tp_hist *h, uint64_t w, const uint32_t *syms, const uint32_t *lines)
+{
+	struct tp_frame fr[32];
+	uint32_t n = 0;
+
+	while (syms[n] && n < 32) {
+		fr[n] = F(syms[n]);
+		fr[n].line = lines[n];
+		n++;
+	}
+	return tp_hist__add(h, &(struct tp_hsample){ .comm = 1, .pid = 1, .tid = 1, .weight = w,
+						       .frames = fr, .nr_frames = n });
+}
+
+static void test_srcline(void)
+{
+	struct tcase c = case_begin("srcline key: entries by line (across symbols alone, within "
+				    "a symbol with sym), children per line, graphs by line on request");
+	struct tp_hist *h = make(false, 1, TP_HKEY_SRCLINE);
+	struct tp_hconf conf = { .nr_keys = 2, .keys = { TP_HKEY_SYM, TP_HKEY_SRCLINE },
+				 .paths = true };
+	struct tp_cgraph *g;
+	const struct tp_hentry *e;
+
+	/* line 7 in two symbols: one entry without sym */
+	add_lines(h, 30, (uint32_t[]){ 110, 0 }, (uint32_t[]){ 7 });
+	add_lines(h, 20, (uint32_t[]){ 120, 0 }, (uint32_t[]){ 7 });
+	add_lines(h, 40, (uint32_t[]){ 110, 0 }, (uint32_t[]){ 8 });
+	EXPECT(&c, "finish", 0, tp_hist__finish(h, false));
+	EXPECT(&c, "srcline alone: 2 entries", 2, tp_hist__nr_entries(h));
+	e = tp_hist__entry(h, 0);
+	EXPECT(&c, "first: line 7 of both symbols", 7, e->frame.line);
+	EXPECT(&c, "first: self", 50, e->self);
+	EXPECT(&c, "first: no sym in the key", 0, e->frame.sym);
+	tp_hist__delete(h);
+
+	/* sym,srcline with paths: 110:7 <- 200:1 twice, 110:8 <- 200:1, 110:7 <- 200:2 */
+	EXPECT(&c, "new", 0, tp_hist__new(&h, &conf));
+	add_lines(h, 10, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 7, 1 });
+	add_lines(h, 10, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 7, 1 });
+	add_lines(h, 10, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 8, 1 });
+	add_lines(h, 10, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 7, 2 });
+	EXPECT(&c, "finish", 0, tp_hist__finish(h, true));
+	EXPECT(&c, "sym,srcline: 4 entries", 4, tp_hist__nr_entries(h));
+	e = tp_hist__entry(h, 0);
+	EXPECT(&c, "first: 200:1", 200 * 100 + 1, e->frame.sym * 100 + e->frame.line);
+	EXPECT(&c, "first: children", 30, e->children);
+	EXPECT(&c, "first: self", 0, e->self);
+	e = tp_hist__entry(h, 1);
+	EXPECT(&c, "second: 110:7", 110 * 100 + 7, e->frame.sym * 100 + e->frame.line);
+	EXPECT(&c, "second: self", 30, e->self);
+	/* 110:7's graph (callee order): its callers by function, 200 once */
+	EXPECT(&c, "graph", 0, tp_hist__callgraph(h, e, TP_CG_CALLEE, false, 0, &g));
+	EXPECT(&c, "graph by function: one root", 1, g->root.nr_children);
+	EXPECT(&c, "graph by function: its frames", 2, g->root.children[0].nr_frames);
+	tp_cgraph__delete(g);
+	tp_hist__delete(h);
+
+	conf.graph_lines = true;
+	EXPECT(&c, "new", 0, tp_hist__new(&h, &conf));
+	add_lines(h, 10, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 7, 1 });
+	add_lines(h, 20, (uint32_t[]){ 110, 200, 0 }, (uint32_t[]){ 7, 2 });
+	EXPECT(&c, "finish", 0, tp_hist__finish(h, false));
+	e = tp_hist__entry(h, 0);
+	EXPECT(&c, "graph_lines: first 110:7", 110 * 100 + 7, e->frame.sym * 100 + e->frame.line);
+	EXPECT(&c, "graph", 0, tp_hist__callgraph(h, e, TP_CG_CALLEE, false, 0, &g));
+	EXPECT(&c, "graph by line: one root (110:7)", 1, g->root.nr_children);
+	EXPECT(&c, "graph by line: two callers' lines under it", 2,
+	       g->root.children[0].nr_children);
+	EXPECT(&c, "graph by line: the heavier first (200:2)", 2,
+	       g->root.children[0].children[0].frames[0].line);
+	tp_cgraph__delete(g);
+	tp_hist__delete(h);
+	case_end(&c);
+}
+
 int main(void)
 {
 	test_keys_and_totals();
@@ -322,5 +399,6 @@ int main(void)
 	test_graphs();
 	test_paths();
 	test_filters();
+	test_srcline();
 	return check_summary("test-hist");
 }

@@ -268,6 +268,15 @@ static void test_addrset(void)
 	n = addrset__sort(&s);
 	check("addrset: reset makes it exact again", s.shift == 0 && n == 1 &&
 	      addrset_start(&s, s.tmp[0]) == 0x4242, "shift %u, %u pairs", s.shift, n);
+	/* the filter of recent keys forgets them with the set (reset, and drop) */
+	addrset__reset(&s);
+	addrset__add(&s, 0, 0x4242);
+	addrset__drop(&s);
+	addrset__add(&s, 0, 0x4242);
+	addrset__add(&s, 0, 0x4242);
+	n = addrset__sort(&s);
+	check("addrset: a key added again after drop is there once",
+	      n == 1 && addrset_start(&s, s.tmp[0]) == 0x4242, "%u pairs", n);
 	/* kernel addresses keep their upper bits, exact and degraded */
 	addrset__reset(&s);
 	addrset__add(&s, 5, 0xffffffff81377d45ULL);
