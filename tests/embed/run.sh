@@ -236,8 +236,9 @@ fi
 
 # ---- flight recorder snapshots -------------------------------------------------------
 mkdir -p flight
+# long enough (4-8 s here) that the signal at 1.5 s lands while the command runs
 (cd flight && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
-	"$work/dev/app" 100 2>rec.err) &
+	"$work/dev/app" 300 2>rec.err) &
 fp=$!
 sleep 1.5
 kill -USR2 $fp 2>/dev/null
