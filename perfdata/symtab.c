@@ -151,7 +151,12 @@ int tp_symtab_enc__finish(struct tp_symtab_enc *e)
 		return -TP_EINVAL;
 	if (e->out->err)
 		return e->out->err;
-	tp_fbuf__bytes(e->out, e->str, e->str_len);
+	for (size_t off = 0, n; off < e->str_len; off += n) {
+		n = TP_MIN(e->str_len - off, (size_t)64 << 10);
+		tp_fbuf__bytes(e->out, e->str + off, n);
+		if (e->release)
+			e->release(e->str + off, n);
+	}
 	tp_fbuf__pad(e->out, 8);
 	if (e->out->err)
 		return e->out->err;

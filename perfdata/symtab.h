@@ -82,6 +82,9 @@ struct tp_symtab_enc {
 	uint64_t prev;
 	uint16_t flags;
 	bool open;			/* a block still short of its symbols */
+	/* optional: called on each part of the string table once finish has copied it (the
+	 * recorder gives its pages back, so the table is not resident twice) */
+	void (*release)(void *p, size_t len);
 };
 
 /* out: the section's buffer (its byte order is the file's); str/hash: scratch memory for

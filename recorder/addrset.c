@@ -108,7 +108,7 @@ void addrset__reset(struct addrset *s)
 }
 
 /* zeroed, the whole pages inside given back to the kernel (fresh zero pages mapped over) */
-static void zero(void *p, size_t size)
+void addrset_release(void *p, size_t size)
 {
 	size_t pg = tp_getauxval(TP_AT_PAGESZ) ? tp_getauxval(TP_AT_PAGESZ) : 4096;
 	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
@@ -125,8 +125,8 @@ static void zero(void *p, size_t size)
 
 void addrset__drop(struct addrset *s)
 {
-	zero(s->v, (s->mask + 1) * sizeof(*s->v));
-	zero(s->tmp, s->max * sizeof(*s->tmp));
+	addrset_release(s->v, (s->mask + 1) * sizeof(*s->v));
+	addrset_release(s->tmp, s->max * sizeof(*s->tmp));
 	s->nr = 0;	/* the table is empty already */
 	addrset__reset(s);
 }

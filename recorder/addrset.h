@@ -49,6 +49,9 @@ void addrset__reset(struct addrset *s);
 void addrset__drop(struct addrset *s);
 /* every pair, sorted by DSO then key, in s->tmp: their number */
 uint32_t addrset__sort(struct addrset *s);
+/* zero [p, p + size), the whole pages in it given back to the kernel (they stop counting
+ * in the RSS until touched again) */
+void addrset_release(void *p, size_t size);
 /* heapsort, ascending (no recursion, no memory) */
 void addrset_sort_u64(uint64_t *v, uint32_t n);
 

@@ -256,6 +256,8 @@ static void loop(struct record *r)
 		}
 		r->wakeups++;
 		drain(r);
+		if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
+			ksyms_snap__poll(r);
 		if (rec_coalescing(r) && !r->write_err)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
@@ -397,6 +399,8 @@ out_finish:
 	if (r->o.overwrite && !r->write_err)
 		flight__snapshot(r);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
+		ksyms_snap__close(r);
 	if (e && !r->pipe)
 		tp_writer__salvage(&r->w);
 	evlist__close(&r->el);
@@ -419,6 +423,8 @@ out_finish:
 	closing_line(r);
 	return r->exit_status;
 out_kill:
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
+		ksyms_snap__close(r);
 	rec_close_stream(r);
 	if (r->wl.pid > 0) {
 		sys_kill(r->wl.pid, TP_SIGKILL);

@@ -7,6 +7,7 @@
 #include "recorder/coalesce.h"
 #include "recorder/events.h"
 #include "recorder/flight.h"
+#include "recorder/ksyms-snap.h"
 #include "recorder/evlist.h"
 #include "recorder/opts.h"
 #include "recorder/sinks.h"
@@ -43,6 +44,7 @@ struct record {
 	struct sink_serial serial; /* -o serial: */
 	struct coalesce co;        /* --coalesce */
 	struct flight fl;          /* --overwrite, --switch-output (recorder/flight.c) */
+	struct ksyms_snap ksnap;   /* /proc/kallsyms copied while recording (embedded symbols) */
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;
 	int write_err;             /* first -errno from the sink */

@@ -69,6 +69,7 @@ int symembed__begin(struct symembed *e, struct record *r)
 	p += out_cap;
 	tp_symtab_enc__init(&e->enc, &e->out, e->as->shift, (char *)p, STR_CAP,
 			    (uint32_t *)(p + STR_CAP), HASH_SLOTS);
+	e->enc.release = addrset_release;
 	p += STR_CAP + HASH_SLOTS * 4;
 	e->lo_map = (uint64_t *)p;
 	e->gaps_map = p + lo_size;
@@ -79,6 +80,9 @@ int symembed__begin(struct symembed *e, struct record *r)
 	for (uint32_t i = 0; i < e->nr_ents; i++)
 		if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER)
 			e->have_kernel = true;
+	e->kfd[0] = -1;
+	if (e->have_kernel)
+		ksyms_snap__get(r, e->kfd);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* Embedded symbols (TP_FEAT_SYMTAB, perfdata/symtab.h): at the end of a recording and at each
  * flight-recorder snapshot, the symbols that cover the sampled addresses (addrset.h) are read
  * from each hit file's .symtab (else .dynsym) with pread and small buffers, and from
- * /proc/kallsyms once, streaming (ksyms.c), and encoded as one private feature.
+ * /proc/kallsyms once, streaming (ksyms.c; from the copy ksyms-snap.c has a helper process
+ * take while recording, when it could), and encoded as one private feature.
  *
  * Which symbols: function symbols (STT_FUNC, STT_GNU_IFUNC) that overlap a sampled range;
  * for a range no sized symbol covers, the nearest function symbol below it when that one has
@@ -13,7 +14,7 @@
  * section (<= 1 MiB in a file, <= 64 KiB in a stream: one HEADER_FEATURE record), its string
  * table and index, and per-range scratch; plus addrset's 384 KiB for the whole recording,
  * whose pages go back to the kernel (addrset__drop) before the string table is copied into
- * the section: the peak. */
+ * the section, 64 KiB at a time, each part's pages given back once copied: the peak. */
 #ifndef TINYPERF_RECORDER_SYMEMBED_H
 #define TINYPERF_RECORDER_SYMEMBED_H
 
@@ -46,6 +47,7 @@ struct symembed {
 	uint64_t name_off;		/* the string table offset of name[0] */
 	uint32_t name_len;		/* bytes of it read (0: none, a new file) */
 	char *linebuf;			/* SYMEMBED_LINEBUF bytes, for reading kallsyms */
+	int kfd[2];			/* kallsyms copied while recording (ksyms-snap.h), or -1 */
 	bool have_kernel;		/* kernel or module addresses were sampled */
 	bool kernel_mods;		/* module addresses were */
 	uint8_t kernel_id[20], kernel_id_len;

@@ -112,7 +112,7 @@ syms() {
 }
 
 # ---- the hidden-symbol case ---------------------------------------------------------
-"$rec" record -q -g -o hidden.data -- dev/app 12 2>hidden.rec-err
+"$rec" record -v -g -o hidden.data -- dev/app 12 2>hidden.rec-err
 rc=$?
 "$rec" record -q -g --no-embed-symbols -o bare.data -- dev/app 6 2>bare.rec-err
 rc2=$?
@@ -151,6 +151,15 @@ if [ -z "$missing" ] && [ "$nk" -ge 2 ]; then
 	ok "every libhot.so and kernel symbol perf shows (kernel: $nk) is named the same"
 else
 	fail "symbols perf names that tinyperf does not:$missing (perf kernel symbols: $nk)"
+fi
+# the kernel's symbols came from the copy of kallsyms taken while recording (so the end of
+# the recording did not wait for the kernel to format it), unlinked as soon as made
+if ! grep -q 'kernel symbols from the copy of /proc/kallsyms taken while recording' hidden.rec-err; then
+	fail "the kernel symbols did not come from the copy taken while recording: $(cat hidden.rec-err)"
+elif ls -a . | grep -q '^\.tinyperf-kallsyms'; then
+	fail "the kallsyms copy was left behind: $(ls -a . | grep tinyperf-kallsyms)"
+else
+	ok "kernel symbols from the kallsyms copy taken while recording, which is gone (unlinked when made)"
 fi
 line=$(grep '^# symbols from the recording (embedded): ' hidden.txt)
 if echo "$line" | grep -q 'libhot\.so' && echo "$line" | grep -q '\[kernel\.kallsyms\]' &&
@@ -216,22 +225,32 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 rp=$!
 i=0
 while ! grep -q 'listening on' recv.err 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-"$rec" record -q -g -o "tcp://127.0.0.1:$port" -- dev/app 6 2>tcp.rec-err
+# a stream's kallsyms copy goes to $TMPDIR: where there is none, kallsyms is read at the end
+TMPDIR="$work/no-such-dir" "$rec" record -v -g -o "tcp://127.0.0.1:$port" -- dev/app 6 2>tcp.rec-err
 i=0
 while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill $rp 2>/dev/null
 wait $rp 2>/dev/null
 f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
+want_k=""
 if [ -n "$f" ]; then
+	want_k=$(perf report -i "$f" --stdio --no-children --sort dso,sym 2>/dev/null |
+		 awk '/^ +[0-9.]+%/ && $2 == "[kernel.kallsyms]" && !/0x/ { print $NF }' | sort -u)
 	mv dev/app dev/libhot.so moved/
 	report_hidden "$f" tcp.txt
 	mv moved/app moved/libhot.so dev/
 fi
+got_k=$(syms tcp.txt '[kernel.kallsyms]')
+missing=""
+for s in $want_k; do
+	echo "$got_k" | grep -qx -- "$s" || missing="$missing $s"
+done
 if [ -n "$f" ] && syms tcp.txt libhot.so | grep -qx hot_function &&
-   grep -q 'embedded' tcp.txt; then
-	ok "through tinyperf recv (TCP) the stream carries them: hot_function named"
+   grep -q 'embedded' tcp.txt && [ -z "$missing" ] &&
+   grep -q 'kernel symbols from /proc/kallsyms, now' tcp.rec-err; then
+	ok "through tinyperf recv (TCP) the stream carries them: hot_function and the $(echo "$want_k" | grep -c .) kernel symbols perf names (kallsyms read at the end: no \$TMPDIR)"
 else
-	fail "TCP: file '$f': $(cat tcp.rec-err recv.err | head -5) $(syms tcp.txt libhot.so)"
+	fail "TCP: file '$f': $(cat tcp.rec-err recv.err | head -5) $(syms tcp.txt libhot.so) kernel missing:$missing"
 fi
 
 # ---- flight recorder snapshots -------------------------------------------------------
