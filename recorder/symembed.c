@@ -13,6 +13,8 @@
 #define HASH_SLOTS	16384u		/* names shared up to 8192 distinct ones */
 #define SYMBUF		8192u		/* bytes of symbols read at a time */
 #define MAX_SEGS	16
+#define VDSO_MAX	(1u << 20)
+#define AT_SYSINFO_EHDR	33	/* the vdso's address, in the auxiliary vector: every arch */
 
 #define SHT_SYMTAB	2
 #define SHT_DYNSYM	11
@@ -601,6 +603,30 @@ out_in:
 	return done;
 }
 
+/* [vdso]: the image the kernel maps into every process of this ABI, this one's included (the
+ * build-id rec-features.c gave is this image's): read in memory, as far as its section
+ * headers, which end the image, or its last load segment reach */
+static bool vdso_image(struct elf *x, uint8_t *buf)
+{
+	const uint8_t *p = (const uint8_t *)tp_getauxval(AT_SYSINFO_EHDR);
+	uint64_t end;
+
+	if (!p || memcmp(p, "\177ELF", 4) || (p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
+		return false;
+	x->is64 = p[4] == 2;
+	x->be = p[5] == 2;
+	end = (x->is64 ? get(p + 40, 8, x->be) : get(p + 32, 4, x->be)) +
+	      get(p + (x->is64 ? 60 : 48), 2, x->be) * get(p + (x->is64 ? 58 : 46), 2, x->be);
+	x->mem = p;
+	x->mem_len = 4096;	/* the headers are in its first page */
+	elf_open(x, buf);	/* its load segments, at least */
+	for (unsigned i = 0; i < x->nr_segs; i++)
+		end = TP_MAX(end, x->seg[i].off + x->seg[i].filesz);
+	x->nr_segs = 0;		/* elf_open runs again, on the whole image */
+	x->mem_len = TP_MIN(end, (uint64_t)VDSO_MAX);
+	return end > 64;
+}
+
 void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		   const uint8_t *id, uint8_t id_len, uint64_t hash)
 {
@@ -615,7 +641,7 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		e->kernel_id_len = (uint8_t)TP_MIN(id_len, (uint8_t)sizeof(e->kernel_id));
 		memcpy(e->kernel_id, id, e->kernel_id_len);
 	}
-	if (kind != TRACK_USER || path[0] != '/' || path[1] == '/')
+	if (kind != TRACK_USER || (path[0] != '/' && strcmp(path, "[vdso]")) || path[1] == '/')
 		return;		/* the kernel's come from kallsyms; "//anon" has none */
 	while (d < e->dsos->nr && e->dsos->v[d].name != path)
 		d++;
@@ -628,10 +654,15 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 	place(e);
 	for (uint32_t k = 0; k < e->nr_lo; k++)
 		e->lo[k] = addrset_start(e->as, e->as->tmp[i + k]);
-	fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	x.fd = (int)fd;
+	if (path[0] == '[') {
+		if (!vdso_image(&x, hdr))
+			return;
+	} else {
+		fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
+		if (fd < 0)
+			return;
+		x.fd = (int)fd;
+	}
 	e->name_len = 0;	/* another file's names */
 	e->nr_sel = 0;
 	err = elf_open(&x, hdr);
@@ -650,7 +681,8 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		set_id(&b, id, id_len, hash);
 		emit_block(e, &b, &x);
 	}
-	sys_close(x.fd);
+	if (x.fd >= 0)
+		sys_close(x.fd);
 }
 
 int symembed__end(struct symembed *e, struct tp_feat *f)

@@ -4,6 +4,9 @@
  * /proc/kallsyms once, streaming (ksyms.c; from the copy ksyms-snap.c has a helper process
  * take while recording, when it could), and encoded as one private feature.
  *
+ * [vdso]: its .dynsym, from the image in tinyperf's own memory (AT_SYSINFO_EHDR): the same
+ * kernel's, the one whose build-id is recorded for it.
+ *
  * Which symbols: function symbols (STT_FUNC, STT_GNU_IFUNC) that overlap a sampled range;
  * for a range no sized symbol covers, the nearest function symbol below it when that one has
  * no size (assembler functions, kallsyms), its size then taken as the distance to the next

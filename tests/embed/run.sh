@@ -88,7 +88,24 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
+cat >clock.c <<'EOF'
+#include <stdlib.h>
+#include <time.h>
+int main(int argc, char **argv)
+{
+	unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 3000000;
+	struct timespec ts;
+	long s = 0;
+
+	for (unsigned long i = 0; i < n; i++) {	/* the vdso's clock_gettime: no syscall */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s += ts.tv_nsec;
+	}
+	return s == 42;
+}
+EOF
 if ! $cc $cflags -fPIC -shared -Wl,--build-id -o libhot.so hot.c ||
+   ! $cc $cflags -o clock-app clock.c ||
    ! $cc $cflags -Wl,--build-id -o app app.c -L. -lhot -Wl,-rpath,"$work/dev" ||
    ! $cc $cflags -static -o static-app static.c; then
 	fail "cannot build the workloads with $cc"
@@ -251,6 +268,22 @@ if [ -n "$f" ] && syms tcp.txt libhot.so | grep -qx hot_function &&
 	ok "through tinyperf recv (TCP) the stream carries them: hot_function and the $(echo "$want_k" | grep -c .) kernel symbols perf names (kallsyms read at the end: no \$TMPDIR)"
 else
 	fail "TCP: file '$f': $(cat tcp.rec-err recv.err | head -5) $(syms tcp.txt libhot.so) kernel missing:$missing"
+fi
+
+# ---- [vdso] --------------------------------------------------------------------------
+# its symbols come from the image in tinyperf's own memory (the same kernel's), tagged with
+# its build-id; a host with another kernel then names __vdso_clock_gettime from them (this
+# host, whose vdso is that one, uses its own first)
+"$rec" record -q -g -o vdso.data -- ./clock-app 2>vdso.rec-err
+vid=$("$host" header -i vdso.data 2>/dev/null | awk '/^# build id : .* \[vdso\]$/ { print $5 }')
+line=$("$host" header -i vdso.data 2>/dev/null | grep '^#   \[vdso\]: ')
+want=$(perf report -i vdso.data --stdio --no-children --sort dso,sym 2>/dev/null |
+       awk '/^ +[0-9.]+%/ && $2 == "[vdso]" && !/0x/ { print $NF }' | sort -u)
+if [ -n "$vid" ] && echo "$line" | grep -q "[1-9][0-9]* symbols\{0,1\} from its dynsym, build-id $vid" &&
+   echo "$want" | grep -q clock_gettime; then
+	ok "[vdso] symbols embedded, with its build-id ($(echo "$line" | sed 's/^#   \[vdso\]: //; s/, build-id.*//')); perf names $(echo $want)"
+else
+	fail "[vdso]: header '$line', build-id '$vid', perf '$(echo $want)' $(cat vdso.rec-err)"
 fi
 
 # ---- flight recorder snapshots -------------------------------------------------------
