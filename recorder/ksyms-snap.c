@@ -67,12 +67,26 @@ static int scratch(const struct record *r, char which)
 	return (int)fd;
 }
 
+/* a kernel or module address got a sample (last_kernel: the last one's map, until the maps
+ * change) */
+static bool kernel_hit(const struct record *r)
+{
+	const struct dsos *d = &r->track.dsos;
+
+	if (r->track.last_kernel)
+		return true;
+	for (uint32_t i = 0; i < d->nr; i++)
+		if (d->v[i].name && d->v[i].kind != TRACK_USER && d->v[i].hit)
+			return true;
+	return false;
+}
+
 void ksyms_snap__poll(struct record *r)
 {
 	struct ksyms_snap *k = &r->ksnap;
 	long pid = -1;
 
-	if (k->state != SNAP_IDLE || !r->track.as || !r->track.last_kernel)
+	if (k->state != SNAP_IDLE || !r->track.as || !kernel_hit(r))
 		return;
 	k->state = SNAP_NONE;
 	k->fd[0] = scratch(r, 'i');
