@@ -277,19 +277,31 @@ static int pipe_tracing_data(struct tp_writer *w, const struct tp_feat *ft)
 static int pipe_feature(struct tp_writer *w, const struct tp_feat *ft)
 {
 	uint8_t mem[sizeof(struct perf_record_header_feature)];
-	struct tp_fbuf f;
-	size_t padded = TP_ALIGN(ft->size, (size_t)8);
-	int err;
+	const size_t most = (0xffff - sizeof(mem)) & ~(size_t)7;
+	const uint8_t *p = ft->data;
+	size_t left = ft->size;
+	int err = 0;
 
-	if (ft->size > 0xffff - sizeof(mem) - 7)
+	if (left > most && ft->id < TP_FEAT_FIRST)
 		return -TP_E2BIG;
-	tp_writer__fbuf(w, &f, mem, sizeof(mem));
-	tp_fbuf__header(&f, PERF_RECORD_HEADER_FEATURE, 0, (uint16_t)(sizeof(mem) + padded));
-	tp_fbuf__u64(&f, ft->id);
-	err = put_fbuf(w, &f);
-	if (!err)
-		err = put(w, ft->data, ft->size);
-	return err ? err : put_zeros(w, padded - ft->size);
+	/* tinyperf's own: in parts (TP_FEATURE_MISC_MORE) */
+	do {
+		size_t n = TP_MIN(left, most), padded = TP_ALIGN(n, (size_t)8);
+		struct tp_fbuf f;
+
+		tp_writer__fbuf(w, &f, mem, sizeof(mem));
+		tp_fbuf__header(&f, PERF_RECORD_HEADER_FEATURE, n < left ? TP_FEATURE_MISC_MORE : 0,
+				(uint16_t)(sizeof(mem) + padded));
+		tp_fbuf__u64(&f, ft->id);
+		err = put_fbuf(w, &f);
+		if (!err)
+			err = put(w, p, n);
+		if (!err)
+			err = put_zeros(w, padded - n);
+		p += n;
+		left -= n;
+	} while (!err && left);
+	return err;
 }
 
 static int pipe_send(struct tp_writer *w, const struct tp_feat *ft)

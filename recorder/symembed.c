@@ -7,8 +7,7 @@
 #include "recorder/symembed.h"
 #include "recorder/xz.h"
 
-#define OUT_FILE	(1u << 20)	/* the section in a file */
-#define OUT_PIPE	65000u		/* in a stream: one HEADER_FEATURE record (u16 size) */
+#define OUT_MAX		(1u << 20)	/* the section (a stream sends it in 64 KiB parts) */
 #define STR_CAP		(512u << 10)
 #define HASH_SLOTS	16384u		/* names shared up to 8192 distinct ones */
 #define SYMBUF		8192u		/* bytes of symbols read at a time */
@@ -47,7 +46,7 @@ int symembed__init(struct record *r)
 
 int symembed__begin(struct symembed *e, struct record *r)
 {
-	size_t out_cap = r->pipe ? OUT_PIPE : OUT_FILE;
+	size_t out_cap = OUT_MAX;
 	size_t lo_size = ADDRSET_MAX * sizeof(uint64_t);
 	size_t gap_size = (ADDRSET_MAX + 1) * (size_t)SYMEMBED_GAP_SIZE;
 	size_t sel_size = SYMEMBED_SEL_MAX * sizeof(struct symembed_sel);

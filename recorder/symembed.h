@@ -14,7 +14,7 @@
  * leading underscores, longest).
  *
  * Memory: one lazily backed mapping per section built, released after it is written: the
- * section (<= 1 MiB in a file, <= 64 KiB in a stream: one HEADER_FEATURE record), its string
+ * section (<= 1 MiB; a stream sends it in 64 KiB HEADER_FEATURE parts), its string
  * table and index, and per-range scratch; plus addrset's 384 KiB for the whole recording,
  * whose pages go back to the kernel (addrset__drop) before the string table is copied into
  * the section, 64 KiB at a time, each part's pages given back once copied: the peak. */

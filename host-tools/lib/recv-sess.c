@@ -61,6 +61,8 @@ struct tp_recv_sess {
 	struct feat_buf feat[HEADER_FEAT_BITS];
 	size_t meta;			/* feature bytes held */
 	bool meta_warned;
+	uint32_t more_id;		/* the feature whose next part comes (TP_FEATURE_MISC_MORE) */
+	bool more_skip;			/* ... dropped: over the budget */
 };
 
 static int64_t mono_ms(void)
@@ -246,6 +248,7 @@ static int add_attr(struct tp_recv_sess *s, const uint8_t *rec, size_t size)
 static int add_feature(struct tp_recv_sess *s, const uint8_t *rec, size_t size)
 {
 	uint64_t id;
+	bool part;
 
 	if (size < 16)
 		return fail(s, -TP_ERR_BAD_RECORD, "a HEADER_FEATURE record of %zu bytes", size);
@@ -256,8 +259,18 @@ static int add_feature(struct tp_recv_sess *s, const uint8_t *rec, size_t size)
 	}
 	if (!id || id >= HEADER_FEAT_BITS || id == HEADER_BUILD_ID || id == HEADER_TRACING_DATA)
 		return 0;
-	feat_drop(s, (uint32_t)id);		/* sent again: the last one counts */
-	feat_append(s, (uint32_t)id, rec + 16, size - 16);
+	/* tinyperf's own sections come in parts when they are over 64 KiB */
+	part = s->more_id == id;
+	s->more_id = id >= TP_FEAT_FIRST && tp_ld16(rec + 4, s->swap) & TP_FEATURE_MISC_MORE ?
+		     (uint32_t)id : 0;
+	if (!part) {
+		feat_drop(s, (uint32_t)id);	/* sent again: the last one counts */
+		s->more_skip = false;
+	}
+	if (!s->more_skip && feat_append(s, (uint32_t)id, rec + 16, size - 16)) {
+		feat_drop(s, (uint32_t)id);	/* no part of it, rather than a broken one */
+		s->more_skip = true;
+	}
 	return s->failed;
 }
 

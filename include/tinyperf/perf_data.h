@@ -99,6 +99,12 @@ enum perf_header_feature {
 	TP_FEAT_RECORD_INFO	= 130,	/* key/value meta data of the recording */
 };
 
+/* In a stream, a HEADER_FEATURE record holds at most 64 KiB (its u16 size); tinyperf's own
+ * sections can be bigger, and go as several records of the same id, each but the last with
+ * this bit in header.misc and a payload that is a multiple of 8 bytes (no padding), which
+ * 'tinyperf recv' joins. Linux perf never gets them (it refuses private features in a pipe). */
+#define TP_FEATURE_MISC_MORE	1
+
 /* Feature strings: u32 len; char str[len], len = ALIGN(strlen + 1, 64) (NUL-padded) */
 #define PERF_HEADER_STRING_ALIGN	64
 

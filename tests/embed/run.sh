@@ -270,6 +270,57 @@ else
 	fail "TCP: file '$f': $(cat tcp.rec-err recv.err | head -5) $(syms tcp.txt libhot.so) kernel missing:$missing"
 fi
 
+# ---- a section over 64 KiB, through TCP ------------------------------------------------
+# 3000 functions with long names, all sampled: the section goes in 64 KiB parts, recv joins them
+python3 - >many.c <<'EOF'
+n = 3000
+for i in range(n):
+    print("__attribute__((noinline)) void function_number_%04d_of_the_many(void) "
+          "{ for (volatile int i = 0; i < 3000; i++); }" % i)
+print("int main(void) { for (int r = 0; r < 200; r++) {")
+for i in range(n):
+    print("function_number_%04d_of_the_many();" % i)
+print("} return 0; }")
+EOF
+rm -rf "$work/recv"
+if $cc -O1 -o dev/many-app many.c; then
+	"$host" recv -q -o "$work/recv" --port "$port" --count 1 >recv.out 2>recv.err &
+	rp=$!
+	i=0
+	while ! grep -q 'listening on' recv.err 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	"$rec" record -q -F 10000 -o "tcp://127.0.0.1:$port" -- dev/many-app 2>many.rec-err
+	i=0
+	while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill $rp 2>/dev/null
+	wait $rp 2>/dev/null
+fi
+f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
+size=0 want=0 got=0
+if [ -n "$f" ]; then
+	# the size of feature 129 in the file's feature table
+	size=$(python3 - "$f" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+data_off, data_size = struct.unpack_from('<QQ', d, 40)
+bits = int.from_bytes(d[72:104], 'little')
+idx = sum(1 for b in range(129) if bits >> b & 1)
+print(struct.unpack_from('<QQ', d, data_off + data_size + 16 * idx)[1] if bits >> 129 & 1 else 0)
+EOF
+)
+	want=$(perf report -i "$f" --stdio --no-children --sort sym 2>/dev/null |
+	       grep -c 'function_number_.*_of_the_many')
+	mv dev/many-app moved/
+	report_hidden "$f" many.txt
+	mv moved/many-app dev/
+	got=$(grep -c 'function_number_.*_of_the_many' many.txt)
+fi
+if [ "${size:-0}" -gt 65536 ] && ! grep -q incomplete many.txt && [ "$want" -ge 1000 ] &&
+   [ "$got" -eq "$want" ]; then
+	ok "a $size-byte section through TCP in 64 KiB parts, joined by recv: all $got functions perf names are named"
+else
+	fail "big section over TCP: '$f' section '$size' bytes, perf names $want, tinyperf $got: $(head -c 300 many.rec-err recv.err)"
+fi
+
 # ---- [vdso] --------------------------------------------------------------------------
 # its symbols come from the image in tinyperf's own memory (the same kernel's), tagged with
 # its build-id; a host with another kernel then names __vdso_clock_gettime from them (this
