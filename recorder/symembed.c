@@ -1,38 +1,15 @@
-/* Embedded symbols of the hit user DSOs, read from their ELF symbol tables (symembed.h). */
+/* Embedded symbols (symembed.h): the section's memory, the sampled ranges, the symbols kept
+ * and their encoding, and the kernel's and modules' blocks (ksyms.c reads kallsyms). */
 #include "libc-shim/shim.h"
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/features.h"
 #include "recorder/buildid.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
-#include "recorder/xz.h"
 
 #define OUT_MAX		(1u << 20)	/* the section (a stream sends it in 64 KiB parts) */
 #define STR_CAP		(512u << 10)
 #define HASH_SLOTS	16384u		/* names shared up to 8192 distinct ones */
-#define SYMBUF		8192u		/* bytes of symbols read at a time */
-#define MAX_SEGS	16
-#define VDSO_MAX	(1u << 20)
-#define AT_SYSINFO_EHDR	33	/* the vdso's address, in the auxiliary vector: every arch */
-
-#define SHT_SYMTAB	2
-#define SHT_DYNSYM	11
-#define PT_LOAD		1
-#define STT_FUNC	2
-#define STT_GNU_IFUNC	10
-#define EM_ARM		40
-#define EM_MIPS		8
-#define SHT_PROGBITS	1
-#define NAME_ALT	(1u << 31)	/* a name in the MiniDebugInfo's string table */
-
-/* per range: the nearest function symbol at or below its start, the next one above it */
-struct egap {
-	uint64_t p_addr, p_size, n_addr;
-	uint32_t p_name;
-	uint8_t p_rank;
-	bool has_p;
-};
-_Static_assert(sizeof(struct egap) <= SYMEMBED_GAP_SIZE, "gap slot");
 
 int symembed__init(struct record *r)
 {
@@ -98,7 +75,7 @@ void symembed__release(struct symembed *e)
 /* Where the ranges of one DSO and their gap slots go: into the address set's hash table,
  * which the sorted copy made idle and which is resident already, when they fit (they
  * usually do); else into this section's mapping. */
-static void place(struct symembed *e)
+void symembed__place(struct symembed *e)
 {
 	size_t table = (e->as->mask + 1) * sizeof(*e->as->v);
 
@@ -194,261 +171,29 @@ static void sel_sort(struct symembed *e)
 	}
 }
 
-/* ---- ELF ---- */
-
-struct elf {
-	int fd;
-	bool is64, be;
-	uint16_t machine;
-	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
-	uint8_t src;
-	const uint8_t *mem;		/* the file in memory (MiniDebugInfo), else NULL: read fd */
-	uint64_t mem_len;
-	const struct elf *alt;		/* MiniDebugInfo read along: names with NAME_ALT are its */
-	uint32_t tag;			/* NAME_ALT on the names of a second table read */
-	unsigned nr_segs;
-	struct { uint64_t vaddr, off, filesz; } seg[MAX_SEGS];
-};
-
-static uint64_t get(const uint8_t *p, unsigned n, bool be)
+/* perf's choice of a name at one address: by rank, then the longest (section strings, or
+ * names through nm) */
+static bool better(struct symembed *e, const struct symembed_names *nm,
+		   const struct symembed_sel *a, const struct symembed_sel *b)
 {
-	uint64_t v = 0;
+	const char *n;
+	uint8_t ra, rb;
+	size_t la;
 
-	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {	/* the usual case: a load */
-		uint16_t h;
-		uint32_t w;
-
-		switch (n) {
-		case 2: memcpy(&h, p, 2); return h;
-		case 4: memcpy(&w, p, 4); return w;
-		case 8: memcpy(&v, p, 8); return v;
-		}
-	}
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[be ? i : n - 1 - i];
-	return v;
-}
-
-static long elf_pread(const struct elf *x, void *buf, size_t len, uint64_t off)
-{
-	if (!x->mem)
-		return sys_pread(x->fd, buf, len, off);
-	if (off >= x->mem_len)
-		return 0;
-	len = (size_t)TP_MIN((uint64_t)len, x->mem_len - off);
-	memcpy(buf, x->mem + off, len);
-	return (long)len;
-}
-
-static int rd(const struct elf *x, void *buf, size_t len, uint64_t off)
-{
-	long n = elf_pread(x, buf, len, off);
-
-	return n == (long)len ? 0 : n < 0 ? (int)n : -TP_ENOEXEC;
-}
-
-/* the header, the load segments, the best symbol table and its strings; buf: SYMBUF bytes,
- * the program and section headers read in as few preads as fit in it */
-static int elf_open(struct elf *x, uint8_t *buf)
-{
-	uint64_t phoff, shoff, best = 0, link = 0;
-	unsigned phent, phnum, shent, shnum, per;
-	int err = rd(x, buf, 64, 0);
-
-	if (err)
-		return err;
-	if (memcmp(buf, "\177ELF", 4) || buf[4] < 1 || buf[4] > 2 || buf[5] < 1 || buf[5] > 2)
-		return -TP_ENOEXEC;
-	x->is64 = buf[4] == 2;
-	x->be = buf[5] == 2;
-	x->machine = (uint16_t)get(buf + 18, 2, x->be);
-	phoff = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 28, 4, x->be);
-	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
-	phent = (unsigned)get(buf + (x->is64 ? 54 : 42), 2, x->be);
-	phnum = (unsigned)get(buf + (x->is64 ? 56 : 44), 2, x->be);
-	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)get(buf + (x->is64 ? 60 : 48), 2, x->be);
-	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u) ||
-	    phent > SYMBUF / 64 * 2 || shent > SYMBUF / 64 * 2)
-		return -TP_ENOEXEC;
-	phnum = TP_MIN(phnum, SYMBUF / phent);
-	if (phnum && (err = rd(x, buf, (size_t)phnum * phent, phoff)))
-		return err;
-	for (unsigned i = 0; i < phnum && x->nr_segs < MAX_SEGS; i++) {
-		uint8_t *p = buf + i * phent;
-
-		if (get(p, 4, x->be) != PT_LOAD)
-			continue;
-		x->seg[x->nr_segs].off = x->is64 ? get(p + 8, 8, x->be) : get(p + 4, 4, x->be);
-		x->seg[x->nr_segs].vaddr = x->is64 ? get(p + 16, 8, x->be) : get(p + 8, 4, x->be);
-		x->seg[x->nr_segs++].filesz = x->is64 ? get(p + 32, 8, x->be) : get(p + 16, 4, x->be);
-	}
-	/* .symtab wins over .dynsym (it has the static functions too) */
-	per = SYMBUF / shent;
-	for (unsigned i = 0; i < shnum && best != SHT_SYMTAB; i++) {
-		uint8_t *p = buf + i % per * shent;
-		uint32_t type;
-
-		if (i % per == 0 && rd(x, buf, (size_t)TP_MIN(per, shnum - i) * shent,
-				       shoff + (uint64_t)i * shent))
-			break;
-		type = (uint32_t)get(p + 4, 4, x->be);
-		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
-			continue;
-		best = type;
-		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
-		x->sym_off = x->is64 ? get(p + 24, 8, x->be) : get(p + 16, 4, x->be);
-		x->sym_size = x->is64 ? get(p + 32, 8, x->be) : get(p + 20, 4, x->be);
-		x->sym_ent = x->is64 ? get(p + 56, 8, x->be) : get(p + 36, 4, x->be);
-		link = get(p + (x->is64 ? 40 : 24), 4, x->be);
-	}
-	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
-		return -TP_ENODATA;
-	if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
-		return -TP_ENOEXEC;
-	x->str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-	x->str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
-	return 0;
-}
-
-/* a symbol's value as a file offset, through the load segment that holds it */
-static bool to_offset(const struct elf *x, uint64_t v, uint64_t *off)
-{
-	for (unsigned i = 0; i < x->nr_segs; i++)
-		if (v >= x->seg[i].vaddr && v - x->seg[i].vaddr < x->seg[i].filesz) {
-			*off = v - x->seg[i].vaddr + x->seg[i].off;
-			return true;
-		}
-	return false;
-}
-
-/* up to len bytes of the string table from off (of the MiniDebugInfo's with NAME_ALT) */
-static long elf_str(const struct elf *x, uint32_t off, char *buf, size_t len)
-{
-	if (off & NAME_ALT && x->alt) {
-		x = x->alt;
-		off &= ~NAME_ALT;
-	}
-	if (off >= x->str_size)
-		return 0;
-	return elf_pread(x, buf, (size_t)TP_MIN(x->str_size - off, (uint64_t)len), x->str_off + off);
-}
-
-/* the name at offset off of the string table (cut at 511 bytes; "" when unreadable): from
- * the window of it last read, else read with the 4 KiB that follow */
-static const char *elf_name(struct symembed *e, const struct elf *x, uint32_t off)
-{
-	uint64_t at = off - e->name_off;
-	long n;
-
-	if (off >= e->name_off && at < e->name_len &&
-	    memchr(e->name + at, 0, TP_MIN(e->name_len - at, 512u)))
-		return e->name + at;
-	n = elf_str(x, off, e->name, SYMEMBED_NAME_MAX - 1);
-	e->name_off = off;
-	e->name_len = n > 0 ? (uint32_t)n : 0;
-	e->name[e->name_len] = '\0';
-	if (strlen(e->name) > 511) {
-		e->name[511] = '\0';
-		e->name_len = 0;	/* the window is cut: read again next time */
-	}
-	return e->name;
-}
-
-/* one function symbol [a, a + size): kept if it overlaps a range; the gap slots learn it */
-static void elf_sym(struct symembed *e, uint64_t a, uint64_t size, uint32_t name, char bind)
-{
-	struct egap *g = e->gaps;
-	uint32_t i = symembed__gap_of(e, a);	/* lo[i - 1] < a <= lo[i] */
-	uint8_t rank = symembed__rank(size != 0, bind, NULL);
-	struct symembed_sel s = { a, size, name, 0, rank };
-
-	/* it starts inside range i - 1, or (sized) reaches range i */
-	if ((i && a < symembed__range_end(e, i - 1)) ||
-	    (size && i < e->nr_lo && e->lo[i] <= a + size - 1))
-		symembed__keep(e, &s);
-	if (!g[i].has_p || a > g[i].p_addr || (a == g[i].p_addr && rank < g[i].p_rank))
-		g[i] = (struct egap){ a, size, g[i].n_addr, name, rank, true };
-	if (a < g[i].n_addr)
-		g[i].n_addr = a;
-}
-
-/* after the pass: the unsized symbol each uncovered range falls in */
-static void elf_unsized(struct symembed *e)
-{
-	struct egap *g = e->gaps, p = { 0 };
-	uint64_t next = ~0ULL, kept = ~0ULL;
-
-	/* the next symbol above each range: a suffix minimum over the later gaps */
-	for (uint32_t i = e->nr_lo + 1; i-- > 0;) {
-		uint64_t own = g[i].n_addr;
-
-		g[i].n_addr = next;		/* now: the first start above lo[i] */
-		next = TP_MIN(next, own);
-	}
-	for (uint32_t i = 0; i < e->nr_lo; i++) {
-		if (g[i].has_p && (!p.has_p || g[i].p_addr >= p.p_addr))
-			p = g[i];	/* the nearest at or below lo[i]: a prefix maximum */
-		if (p.has_p && !p.p_size && p.p_addr != kept) {	/* once for a run of ranges */
-			kept = p.p_addr;
-			symembed__keep(e, &(struct symembed_sel){ p.p_addr, g[i].n_addr == ~0ULL ? 0 :
-				       g[i].n_addr - p.p_addr, p.p_name, 0, p.p_rank });
-		}
-	}
-}
-
-static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
-{
-	uint64_t per = SYMBUF / x->sym_ent, nr = x->sym_size / x->sym_ent;
-	struct egap *g = e->gaps;
-	bool thumb = x->machine == EM_ARM || x->machine == EM_MIPS;
-
-	for (uint32_t i = 0; !x->tag && i <= e->nr_lo; i++)	/* (a second table adds) */
-		g[i] = (struct egap){ .n_addr = ~0ULL };
-	for (uint64_t done = 0; done < nr;) {
-		uint64_t n = TP_MIN(per, nr - done);
-		int err = rd(x, buf, (size_t)(n * x->sym_ent), x->sym_off + done * x->sym_ent);
-
-		if (err)
-			return err;
-		for (uint64_t k = 0; k < n; k++) {
-			const uint8_t *s = buf + k * x->sym_ent;
-			uint8_t info = s[x->is64 ? 4 : 12];
-			uint64_t v, size, off;
-
-			if (((info & 15) != STT_FUNC && (info & 15) != STT_GNU_IFUNC) ||
-			    !get(s + (x->is64 ? 6 : 14), 2, x->be))
-				continue;	/* not a function, or undefined */
-			v = x->is64 ? get(s + 8, 8, x->be) : get(s + 4, 4, x->be);
-			size = x->is64 ? get(s + 16, 8, x->be) : get(s + 8, 4, x->be);
-			if (thumb)
-				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
-			if (to_offset(x, v, &off))
-				elf_sym(e, off, size, (uint32_t)get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
-					info >> 4 == 2 ? 'w' : 'l');
-		}
-		done += n;
-	}
-	if (!x->alt)	/* (after the second table) */
-		elf_unsized(e);
-	return 0;
-}
-
-/* the key perf picks the name by at one address, now that names can be read */
-static bool elf_better(struct symembed *e, const struct elf *x, const struct symembed_sel *a,
-		       const struct symembed_sel *b)
-{
-	const char *n = elf_name(e, x, a->name);
-	uint8_t ra = (uint8_t)(a->rank | symembed__rank(true, 'g', n));
-	size_t la = strlen(n);
-	uint8_t rb = (uint8_t)(b->rank | symembed__rank(true, 'g', n = elf_name(e, x, b->name)));
-
+	if (!nm)
+		return a->rank == b->rank &&
+		       strlen(e->enc.str + a->name) > strlen(e->enc.str + b->name);
+	n = nm->name(e, nm->ctx, a->name);
+	ra = (uint8_t)(a->rank | symembed__rank(true, 'g', n));
+	la = strlen(n);
+	n = nm->name(e, nm->ctx, b->name);	/* (the same window: a's is done with) */
+	rb = (uint8_t)(b->rank | symembed__rank(true, 'g', n));
 	return ra != rb ? ra < rb : la > strlen(n);
 }
 
 /* sorted, one per address, encoded as one block */
-static void emit_block(struct symembed *e, const struct tp_symtab_block *b,
-		       const struct elf *x)
+void symembed__emit(struct symembed *e, const struct tp_symtab_block *b,
+		    const struct symembed_names *nm)
 {
 	struct symembed_sel *v = e->sel;
 	uint32_t n = 0, i, j;
@@ -458,16 +203,15 @@ static void emit_block(struct symembed *e, const struct tp_symtab_block *b,
 		struct symembed_sel best = v[i];
 
 		for (j = i + 1; j < e->nr_sel && v[j].addr == v[i].addr && v[j].mod == v[i].mod; j++)
-			if (x ? elf_better(e, x, &v[j], &best) : v[j].rank == best.rank &&
-			    strlen(e->enc.str + v[j].name) > strlen(e->enc.str + best.name))
+			if (better(e, nm, &v[j], &best))
 				best = v[j];
 		v[n++] = best;
 	}
 	if (tp_symtab_enc__block(&e->enc, b, n))
 		goto out_drop;
 	for (i = 0; i < n; i++) {
-		uint32_t name = x ? tp_symtab_enc__str(&e->enc, elf_name(e, x, v[i].name))
-				  : v[i].name;
+		uint32_t name = nm ? tp_symtab_enc__str(&e->enc, nm->name(e, nm->ctx, v[i].name))
+				   : v[i].name;
 
 		if (name == (uint32_t)-1 || tp_symtab_enc__sym(&e->enc, v[i].addr, v[i].size, name))
 			goto out_drop;
@@ -477,7 +221,7 @@ out_drop:
 	tp_symtab_enc__drop(&e->enc);
 }
 
-static void set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, uint64_t hash)
+void symembed__set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, uint64_t hash)
 {
 	if (len) {
 		b->id_type = TP_SYMTAB_ID_BUILD_ID;
@@ -487,201 +231,6 @@ static void set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, ui
 		b->id_type = TP_SYMTAB_ID_TEXT_HASH;
 		b->text_hash = hash;
 	}
-}
-
-/* the first sorted pair of DSO index d or above */
-static uint32_t run_start(const struct symembed *e, uint32_t d)
-{
-	uint32_t lo = 0, hi = e->nr_ents;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (addrset_dso(e->as->tmp[mid]) < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* ---- MiniDebugInfo ---- */
-
-/* the .gnu_debugdata section of x: its offset and size, or false */
-static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t *size)
-{
-	static const char want[] = ".gnu_debugdata";
-	uint64_t shoff, str_off, str_size;
-	unsigned shent, shnum, ndx;
-	char name[sizeof(want)];
-
-	if (rd(x, buf, 64, 0))
-		return false;
-	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
-	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)TP_MIN(get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
-	ndx = (unsigned)get(buf + (x->is64 ? 62 : 50), 2, x->be);
-	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
-	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
-		return false;
-	str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-	str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
-	for (unsigned i = 1; i < shnum; i++) {
-		uint64_t n;
-
-		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
-			return false;
-		n = get(buf, 4, x->be);
-		if (get(buf + 4, 4, x->be) != SHT_PROGBITS || n >= str_size ||
-		    str_size - n < sizeof(want) || rd(x, name, sizeof(want), str_off + n) ||
-		    memcmp(name, want, sizeof(want)))
-			continue;
-		*off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-		*size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
-		return true;
-	}
-	return false;
-}
-
-static uint8_t *map(size_t size)
-{
-	long m = sys_mmap(NULL, size, TP_PROT_READ | TP_PROT_WRITE,
-			  TP_MAP_PRIVATE | TP_MAP_ANONYMOUS | TP_MAP_NORESERVE, -1, 0);
-
-	return m < 0 && m > -4096 ? NULL : (uint8_t *)m;
-}
-
-/* x has no .symtab: its MiniDebugInfo's .symtab (and its .dynsym, if any) into e->sel and
- * block b out; false, nothing kept, when there is none or it cannot be read. Memory: the
- * section and the ELF it decodes to (<= XZ_OUT_MAX each), mapped only meanwhile. */
-static bool minidebug(struct symembed *e, struct elf *x, uint8_t *buf,
-		      const struct tp_symtab_block *b)
-{
-	struct elf m = { .fd = -1, .tag = x->sym_ent ? NAME_ALT : 0 };
-	uint64_t off, size;
-	size_t out_size = 0, work;
-	uint8_t *in, *out = NULL;
-	long n;
-	bool done = false;
-
-	if (!gdd_find(x, buf, &off, &size) || size < 32 || size > XZ_OUT_MAX ||
-	    !(in = map((size_t)size)))
-		return false;
-	if (rd(x, in, (size_t)size, off) || (n = xz__size(in, (size_t)size)) <= 0)
-		goto out_in;
-	work = ((size_t)n + 7) & ~(size_t)7;
-	out_size = work + sizeof(struct xz_work);
-	if (!(out = map(out_size)))
-		goto out_in;
-	n = xz__decode((struct xz_work *)(out + work), in, (size_t)size, out, (size_t)n);
-	sys_munmap(in, (size_t)size);
-	in = NULL;
-	m.mem = out;
-	m.mem_len = n > 0 ? (uint64_t)n : 0;
-	if (n <= 0 || elf_open(&m, buf) || m.src != TP_SYMTAB_SRC_SYMTAB)
-		goto out_out;
-	/* its symbols have the main file's link-time addresses: its load segments place them */
-	memcpy(m.seg, x->seg, sizeof(m.seg));
-	m.nr_segs = x->nr_segs;
-	e->nr_sel = 0;
-	if (m.tag)
-		x->alt = &m;
-	if ((!m.tag || !read_syms(e, x, buf)) && !read_syms(e, &m, buf)) {
-		done = true;
-		if (e->nr_sel)
-			emit_block(e, b, m.tag ? x : &m);
-	}
-	e->nr_sel = 0;
-	e->name_len = 0;
-	x->alt = NULL;
-out_out:
-	sys_munmap(out, out_size);
-out_in:
-	if (in)
-		sys_munmap(in, (size_t)size);
-	return done;
-}
-
-/* [vdso]: the image the kernel maps into every process of this ABI, this one's included (the
- * build-id rec-features.c gave is this image's): read in memory, as far as its section
- * headers, which end the image, or its last load segment reach */
-static bool vdso_image(struct elf *x, uint8_t *buf)
-{
-	const uint8_t *p = (const uint8_t *)tp_getauxval(AT_SYSINFO_EHDR);
-	uint64_t end;
-
-	if (!p || memcmp(p, "\177ELF", 4) || (p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
-		return false;
-	x->is64 = p[4] == 2;
-	x->be = p[5] == 2;
-	end = (x->is64 ? get(p + 40, 8, x->be) : get(p + 32, 4, x->be)) +
-	      get(p + (x->is64 ? 60 : 48), 2, x->be) * get(p + (x->is64 ? 58 : 46), 2, x->be);
-	x->mem = p;
-	x->mem_len = 4096;	/* the headers are in its first page */
-	elf_open(x, buf);	/* its load segments, at least */
-	for (unsigned i = 0; i < x->nr_segs; i++)
-		end = TP_MAX(end, x->seg[i].off + x->seg[i].filesz);
-	x->nr_segs = 0;		/* elf_open runs again, on the whole image */
-	x->mem_len = TP_MIN(end, (uint64_t)VDSO_MAX);
-	return end > 64;
-}
-
-void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
-		   const uint8_t *id, uint8_t id_len, uint64_t hash)
-{
-	struct tp_symtab_block b = { .kind = TP_SYMTAB_USER, .name = path };
-	struct elf x = { .fd = -1 };
-	uint32_t d = 0, i;
-	uint8_t hdr[SYMBUF];
-	long fd;
-	int err;
-
-	if (kind == TRACK_KERNEL) {
-		e->kernel_id_len = (uint8_t)TP_MIN(id_len, (uint8_t)sizeof(e->kernel_id));
-		memcpy(e->kernel_id, id, e->kernel_id_len);
-	}
-	if (kind != TRACK_USER || (path[0] != '/' && strcmp(path, "[vdso]")) || path[1] == '/')
-		return;		/* the kernel's come from kallsyms; "//anon" has none */
-	while (d < e->dsos->nr && e->dsos->v[d].name != path)
-		d++;
-	/* its ranges: the run of the sorted pairs whose top bits are d + 1 */
-	i = run_start(e, d);
-	e->nr_lo = run_start(e, d + 1) - i;
-	if (!e->nr_lo)
-		return;
-	e->shift = addrset_shift(e->as, d);
-	place(e);
-	for (uint32_t k = 0; k < e->nr_lo; k++)
-		e->lo[k] = addrset_start(e->as, e->as->tmp[i + k]);
-	if (path[0] == '[') {
-		if (!vdso_image(&x, hdr))
-			return;
-	} else {
-		fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
-		if (fd < 0)
-			return;
-		x.fd = (int)fd;
-	}
-	e->name_len = 0;	/* another file's names */
-	e->nr_sel = 0;
-	err = elf_open(&x, hdr);
-	/* no .symtab: MiniDebugInfo's, when built in and there */
-	if (IS_ENABLED(CONFIG_REC_EMBED_MINIDEBUGINFO) &&
-	    (err == -TP_ENODATA || (!err && x.src != TP_SYMTAB_SRC_SYMTAB))) {
-		if (err)
-			x.sym_ent = 0;	/* no .dynsym to read along */
-		b.src = TP_SYMTAB_SRC_MINIDEBUGINFO;
-		set_id(&b, id, id_len, hash);
-		if (minidebug(e, &x, hdr, &b))
-			err = 1;	/* its block is out */
-	}
-	if (!err && !read_syms(e, &x, hdr) && e->nr_sel) {
-		b.src = x.src;
-		set_id(&b, id, id_len, hash);
-		emit_block(e, &b, &x);
-	}
-	if (x.fd >= 0)
-		sys_close(x.fd);
 }
 
 int symembed__end(struct symembed *e, struct tp_feat *f)
@@ -701,7 +250,7 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 				e->shift = TP_MAX(e->shift, addrset_shift(e->as, d));
 			}
 		}
-		place(e);
+		symembed__place(e);
 		e->nr_lo = 0;
 		for (uint32_t i = 0; i < e->nr_ents; i++)
 			if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER) {
@@ -726,18 +275,18 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 					b.kind = TP_SYMTAB_MODULE;
 					b.name = e->enc.str + v[i].mod;
 					buildid__module(b.name, id, &len);
-					set_id(&b, id, len, 0);
+					symembed__set_id(&b, id, len, 0);
 				} else {
 					b.kind = TP_SYMTAB_KERNEL;
 					b.name = "[kernel.kallsyms]";
 					if (!e->kernel_id_len)
 						buildid__kernel(e->kernel_id, &e->kernel_id_len);
-					set_id(&b, e->kernel_id, e->kernel_id_len, 0);
+					symembed__set_id(&b, e->kernel_id, e->kernel_id_len, 0);
 				}
-				/* emit_block sorts what it is given: give it this module's run */
+				/* symembed__emit sorts what it is given: give it this module's run */
 				e->sel = v + i;
 				e->nr_sel = start - i;
-				emit_block(e, &b, NULL);
+				symembed__emit(e, &b, NULL);
 				e->sel = v;
 			}
 		}

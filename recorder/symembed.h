@@ -79,7 +79,18 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 int symembed__end(struct symembed *e, struct tp_feat *f);
 void symembed__release(struct symembed *e);
 
-/* shared with ksyms.c */
+/* shared with ksyms.c and symembed-elf.c */
+/* the ranges of one DSO (e->lo, e->nr_lo) and their gap slots: where they fit */
+void symembed__place(struct symembed *e);
+/* names of a block's symbols: the section's strings (nm NULL), or through nm */
+struct symembed_names {
+	const char *(*name)(struct symembed *e, const void *ctx, uint32_t name);
+	const void *ctx;
+};
+/* e->sel sorted, one per address (perf's choice of name), encoded as one block */
+void symembed__emit(struct symembed *e, const struct tp_symtab_block *b,
+		    const struct symembed_names *nm);
+void symembed__set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len, uint64_t hash);
 uint64_t symembed__range_end(const struct symembed *e, uint32_t i);
 /* index of the first range starting at or above addr: the gap addr falls in */
 uint32_t symembed__gap_of(const struct symembed *e, uint64_t addr);
