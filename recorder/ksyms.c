@@ -18,41 +18,6 @@ struct kgap {
 };
 _Static_assert(sizeof(struct kgap) <= SYMEMBED_GAP_SIZE, "gap slot");
 
-/* "ffffffffc0a01000 t name\t[mod]": false for lines that are not a function */
-static bool parse(char *line, uint64_t *addr, char *bind, char **name, size_t *len,
-		  const char **mod)
-{
-	const char *p = memchr(line, ' ', 17);
-	char *q;
-
-	if (!p || !p[1] || p[2] != ' ')
-		return false;
-	switch (p[1]) {	/* the type first: half the lines are not functions */
-	case 'T': *bind = 'g'; break;
-	case 't': *bind = 'l'; break;
-	case 'W': case 'w': *bind = 'w'; break;
-	default: return false;
-	}
-	*addr = 0;
-	for (const char *h = line; h < p; h++) {
-		unsigned c = (unsigned)*h, d = c - '0' < 10 ? c - '0' : (c | 32) - 'a' + 10;
-
-		if (d > 15)
-			return false;
-		*addr = *addr << 4 | d;
-	}
-	*name = q = line + (p + 3 - line);
-	while (*q && *q != '\t')
-		q++;
-	*len = (size_t)(q - *name);
-	*mod = "";
-	if (*q) {
-		*q = '\0';
-		*mod = q + 1;
-	}
-	return *addr != 0;	/* kptr_restrict hides them all as 0 */
-}
-
 /* The copy taken while recording (ksyms-snap.c) is two files: fixed-size entries in
  * kallsyms order, and the names ("name\0module\0") they point to, read only for the few
  * symbols kept: going through it costs a few ms where parsing the text costs tens. */
@@ -65,53 +30,130 @@ struct kidx {
 };
 _Static_assert(sizeof(struct kidx) == 16, "kidx");
 
-/* one function symbol, from either source; name and mod set for text, noff for the copy */
+/* one function symbol, from either source: for the text, name and mod point into its
+ * buffer until the next one is read; for the copy, x says where the name is */
 struct ksym {
 	uint64_t addr;
 	char bind;
 	bool in_mod;
 	struct kidx x;
-	char *name;
-	const char *mod;
-	size_t len;
+	const char *name, *mod;
+	size_t len, mlen;
 };
 
 struct ksrc {
-	int ifd, nfd;		/* the copy, or -1: the text */
-	struct tp_lines l;
-	struct kidx *v;
-	uint32_t at, n, cap;
+	int fd;			/* the text: /proc/kallsyms */
+	int ifd, nfd;		/* or the copy, when ifd >= 0 */
+	char *buf;
+	size_t cap, pos, have;
+	bool eof;
+	uint32_t at, n;
 	int err;
 };
 
+/* "ffffffffc0a01000 t name\t[mod]\n", each byte looked at once: 1 and *s for a function,
+ * 0 for another line, -1 when the line is not all in [p, end); *used: its length */
+static int scan(const char *p, const char *end, struct ksym *s, size_t *used)
+{
+	const char *q = p, *t, *nl;
+	uint64_t a = 0;
+	unsigned d;
+
+	while (q < end && (d = (unsigned)*q - '0' < 10 ? (unsigned)*q - '0' :
+			   ((unsigned)*q | 32) - 'a' + 10) < 16)
+		a = a << 4 | d, q++;
+	if (end - q < 3)
+		return -1;
+	t = q + 3;
+	while (t < end && *t != '\t' && *t != '\n')
+		t++;
+	nl = t < end && *t == '\t' ? memchr(t, '\n', (size_t)(end - t)) : t;
+	if (!nl || nl == end)
+		return -1;
+	*used = (size_t)(nl + 1 - p);
+	if (*q != ' ' || q[2] != ' ' || !a)	/* kptr_restrict hides them all as 0 */
+		return 0;
+	switch (q[1]) {
+	case 'T': s->bind = 'g'; break;
+	case 't': s->bind = 'l'; break;
+	case 'W': case 'w': s->bind = 'w'; break;
+	default: return 0;	/* not a function */
+	}
+	s->addr = a;
+	s->name = q + 3;
+	s->len = (size_t)(t - s->name);
+	s->mod = t < nl ? t + 1 : t;
+	s->mlen = (size_t)(nl - s->mod);
+	s->in_mod = s->mlen;
+	return 1;
+}
+
+/* the text: the next function line, read on as needed */
+static bool next_text(struct ksrc *in, struct ksym *s)
+{
+	for (;;) {
+		size_t used;
+		int k = in->have > in->pos ? scan(in->buf + in->pos, in->buf + in->have, s, &used) : -1;
+		long r;
+
+		if (k >= 0) {
+			in->pos += used;
+			if (k)
+				return true;
+			continue;
+		}
+		if (in->eof)
+			return false;
+		/* the partial line to the front (one longer than the buffer is dropped) */
+		if (in->pos == 0 && in->have == in->cap)
+			in->have = 0;
+		memmove(in->buf, in->buf + in->pos, in->have - in->pos);
+		in->have -= in->pos;
+		in->pos = 0;
+		r = sys_read(in->fd, in->buf + in->have, in->cap - in->have);
+		if (r < 0) {
+			in->err = (int)r;
+			return false;
+		}
+		in->eof = r == 0;
+		in->have += (size_t)r;
+	}
+}
+
 static bool next(struct ksrc *in, struct ksym *s)
 {
-	char *line;
+	const struct kidx *v = (const struct kidx *)in->buf;
 
-	if (in->ifd < 0) {
-		while ((line = tp_lines__next(&in->l)))
-			if (parse(line, &s->addr, &s->bind, &s->name, &s->len, &s->mod)) {
-				s->in_mod = *s->mod;
-				return true;
-			}
-		in->err = in->l.err;
-		return false;
-	}
+	if (in->ifd < 0)
+		return next_text(in, s);
 	if (in->at == in->n) {
-		long k = sys_read(in->ifd, in->v, in->cap * sizeof(*in->v));
+		long k = sys_read(in->ifd, in->buf, in->cap / sizeof(*v) * sizeof(*v));
 
 		if (k <= 0) {
 			in->err = (int)k;
 			return false;
 		}
-		in->n = (uint32_t)((size_t)k / sizeof(*in->v));
+		in->n = (uint32_t)((size_t)k / sizeof(*v));
 		in->at = 0;
 	}
-	s->x = in->v[in->at++];
+	s->x = v[in->at++];
 	s->addr = s->x.addr;
 	s->bind = s->x.bind;
 	s->in_mod = s->x.mlen;
 	return true;
+}
+
+/* the text source on /proc/kallsyms: 0 or -errno */
+static int open_text(struct ksrc *in, char *buf, size_t cap)
+{
+	long fd = sys_open("/proc/kallsyms", TP_O_RDONLY | TP_O_CLOEXEC, 0);
+
+	if (fd < 0)
+		return (int)fd;
+	in->fd = (int)fd;
+	in->buf = buf;
+	in->cap = cap;
+	return 0;
 }
 
 /* its name and module into buf ("name\0mod\0", each cut to half of it): the name's length */
@@ -121,7 +163,7 @@ static size_t fetch(const struct ksrc *in, const struct ksym *s, char *buf, size
 
 	if (in->ifd < 0) {
 		n = TP_MIN(s->len, size / 2);
-		m = TP_MIN(strlen(s->mod), size / 2 - 2);
+		m = TP_MIN(s->mlen, size / 2 - 2);
 		memcpy(buf, s->name, n);
 		memcpy(buf + n + 1, s->mod, m);
 	} else {
@@ -140,13 +182,13 @@ static size_t fetch(const struct ksrc *in, const struct ksym *s, char *buf, size
 int ksyms__copy(int ifd, int nfd)
 {
 	/* reads as big as the kernel's (a smaller one makes it seek back, walking names) */
-	char line[32768], names[16384];
+	char text[32768], names[16384];
 	struct kidx v[1024];
 	struct ksrc in = { .ifd = -1 };
 	struct ksym s;
 	uint32_t n = 0, noff = 0, nn = 0, kept = 0;
 
-	if (tp_lines__open(&in.l, "/proc/kallsyms", line, sizeof(line)))
+	if (open_text(&in, text, sizeof(text)))
 		return 1;
 	while (next(&in, &s)) {
 		size_t len, m;
@@ -158,7 +200,7 @@ int ksyms__copy(int ifd, int nfd)
 			n = nn = 0;
 		}
 		len = fetch(&in, &s, names + nn, 1024);
-		m = strlen(names + nn + len + 1);
+		m = TP_MIN(s.mlen, 510);
 		if (m > 255) {		/* module names are 55 bytes at most */
 			m = 255;
 			names[nn + len + 1 + m] = '\0';
@@ -169,6 +211,7 @@ int ksyms__copy(int ifd, int nfd)
 		noff += (uint32_t)len;
 		kept++;
 	}
+	sys_close(in.fd);
 	if (in.err || tp_write_all(ifd, v, n * sizeof(*v)) < 0 || tp_write_all(nfd, names, nn) < 0)
 		return 1;
 	return kept ? 0 : 2;
@@ -218,9 +261,9 @@ int ksyms__read(struct symembed *e)
 		g[i] = (struct kgap){ .n_addr = ~0ULL };
 	/* the copy taken while recording, else the kernel's */
 	if (in.ifd >= 0) {
-		in.v = (struct kidx *)e->linebuf;
-		in.cap = SYMEMBED_LINEBUF / sizeof(*in.v);
-	} else if ((err = tp_lines__open(&in.l, "/proc/kallsyms", e->linebuf, SYMEMBED_LINEBUF))) {
+		in.buf = e->linebuf;
+		in.cap = SYMEMBED_LINEBUF;
+	} else if ((err = open_text(&in, e->linebuf, SYMEMBED_LINEBUF))) {
 		return err;
 	}
 	while (next(&in, &s)) {
@@ -263,7 +306,7 @@ int ksyms__read(struct symembed *e)
 	}
 	err = in.err;
 	if (in.ifd < 0)
-		tp_lines__close(&in.l);
+		sys_close(in.fd);
 	if (err)
 		return err;
 	if (pj != UINT32_MAX)
