@@ -16,6 +16,9 @@
  *   arch_sigaction_set(sa, handler, flags)           fills it, adding SA_RESTORER where needed
  *   ARCH_SIGRESTORER_ASM                             the rt_sigreturn stub, on arches whose
  *                                                     kernel wants SA_RESTORER (x86, arm)
+ *   ARCH_SYSCALL_WRAPPER                             (optional) attributes of the freestanding
+ *                                                     sys_*() wrappers, e.g. noinline where an
+ *                                                     inlined system call costs more than a call
  *   ARCH_NAME                                        "x86_64", "i386", "arm", "aarch64", "mips"
  *   ARCH_UNAME_MACHINES                              uname -m prefixes this ABI may run under
  * Kernel ABI constants (syscall numbers, errno, signals, flags) live in arch/abi.h. */
@@ -37,5 +40,9 @@
 #endif
 
 #include "arch/barrier.h"
+
+#ifndef ARCH_SYSCALL_WRAPPER
+#define ARCH_SYSCALL_WRAPPER
+#endif
 
 #endif

@@ -13,6 +13,8 @@
 #define TP_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define TP_UNUSED __attribute__((unused))
 #define TP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+/* a function LTO would copy into each of its few callers, where one copy is smaller (measured) */
+#define TP_NOINLINE __attribute__((noinline))
 
 /* Kconfig symbols as 0/1 constants: if (IS_ENABLED(CONFIG_X)) */
 #define TP_IS_ENABLED_1(x) TP_IS_ENABLED_2(__tp_placeholder_##x)

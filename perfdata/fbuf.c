@@ -54,21 +54,21 @@ void tp_fbuf__bytes(struct tp_fbuf *f, const void *src, size_t n)
 
 void tp_fbuf__u16(struct tp_fbuf *f, uint16_t v)
 {
-	if (f->swap)
+	if (tp_fbuf__swaps(f))
 		v = tp_bswap16(v);
 	tp_fbuf__bytes(f, &v, sizeof(v));
 }
 
 void tp_fbuf__u32(struct tp_fbuf *f, uint32_t v)
 {
-	if (f->swap)
+	if (tp_fbuf__swaps(f))
 		v = tp_bswap32(v);
 	tp_fbuf__bytes(f, &v, sizeof(v));
 }
 
 void tp_fbuf__u64(struct tp_fbuf *f, uint64_t v)
 {
-	if (f->swap)
+	if (tp_fbuf__swaps(f))
 		v = tp_bswap64(v);
 	tp_fbuf__bytes(f, &v, sizeof(v));
 }
@@ -140,7 +140,7 @@ void tp_fbuf__attr(struct tp_fbuf *f, const struct perf_event_attr *attr, uint32
 		return;
 	}
 	a.size = attr_size;
-	if (f->swap)
+	if (tp_fbuf__swaps(f))
 		tp_attr__to_foreign(&a);
 	tp_fbuf__bytes(f, &a, attr_size);
 }

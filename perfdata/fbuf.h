@@ -20,6 +20,9 @@ struct tp_fbuf {
 };
 
 void tp_fbuf__init(struct tp_fbuf *f, void *buf, size_t cap, bool swap);
+/* Whether f swaps. Only the host writes the other byte order (tinyperf recv keeps a foreign
+ * device's, the tests); a device build (CONFIG_REC_RECORD) never does and drops that code. */
+#define tp_fbuf__swaps(f) (!IS_ENABLED(CONFIG_REC_RECORD) && (f)->swap)
 /* back to empty, keeping memory and byte order */
 void tp_fbuf__reset(struct tp_fbuf *f);
 /* reserve n zeroed bytes; NULL (and err set) if they do not fit */

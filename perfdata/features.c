@@ -2,8 +2,9 @@
 #include "libc-shim/shim.h"
 #include "perfdata/features.h"
 
-/* describe what was appended since `start`, or report the sticky error */
-static int done(struct tp_fbuf *f, struct tp_feat *out, uint32_t id, size_t start)
+/* describe what was appended since `start`, or report the sticky error (one copy: every
+ * encoder ends with it) */
+static TP_NOINLINE int done(struct tp_fbuf *f, struct tp_feat *out, uint32_t id, size_t start)
 {
 	if (f->err)
 		return f->err;
@@ -115,7 +116,7 @@ int tp_feat__build_id(struct tp_fbuf *f, struct tp_feat *out, const struct tp_bu
 	return done(f, out, HEADER_BUILD_ID, start);
 }
 
-void tp_feat__blob(struct tp_feat *out, uint32_t id, const void *data, size_t size)
+TP_NOINLINE void tp_feat__blob(struct tp_feat *out, uint32_t id, const void *data, size_t size)
 {
 	out->id = id;
 	out->data = data;

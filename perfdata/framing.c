@@ -5,7 +5,7 @@
 
 /* ---- hello ---- */
 
-int tp_hello__format(char *buf, size_t cap, const struct tp_hello *h)
+TP_NOINLINE int tp_hello__format(char *buf, size_t cap, const struct tp_hello *h)
 {
 	int n = tp_snprintf(buf, cap, TP_HELLO_MAGIC "version=%s session=%s device=%s\n",
 			    h->version, h->session, h->device);

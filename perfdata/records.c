@@ -11,7 +11,7 @@ uint16_t tp_id_hdr_size(uint64_t sample_type)
 				       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
 				       PERF_SAMPLE_IDENTIFIER;
 
-	return (uint16_t)(8 * __builtin_popcountll(sample_type & fields));
+	return (uint16_t)(8 * tp_popcount(sample_type & fields));
 }
 
 /* Start a record of `size` bytes; 0 or the error the encoder returns. */
@@ -201,7 +201,7 @@ int tp_rec__sample(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint64_t
 		return -TP_EINVAL;
 	if (s->nr_callchain > REC_MAX / 8 || s->raw_size > REC_MAX)
 		return -TP_E2BIG;	/* before the size arithmetic, which could wrap on 32-bit */
-	size += 8 * (size_t)__builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+	size += 8 * (size_t)tp_popcount(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 						      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 						      PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
 						      PERF_SAMPLE_PERIOD));

@@ -28,7 +28,7 @@ static int fd_pwrite(struct tp_sink *s, const void *buf, size_t len, uint64_t of
 	return 0;
 }
 
-void tp_sink_fd__init(struct tp_sink_fd *s, int fd, bool seekable)
+TP_NOINLINE void tp_sink_fd__init(struct tp_sink_fd *s, int fd, bool seekable)
 {
 	s->sink.write = fd_write;
 	s->sink.pwrite = seekable ? fd_pwrite : NULL;

@@ -45,7 +45,7 @@ static uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
 	return h;
 }
 
-static uint64_t fnv_u64le(uint64_t h, uint64_t x)
+static TP_NOINLINE uint64_t fnv_u64le(uint64_t h, uint64_t x)
 {
 	unsigned i;
 

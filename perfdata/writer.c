@@ -360,7 +360,7 @@ static const struct tp_feat *find_feat(const struct tp_feat *feats, unsigned nr,
 }
 
 /* the caller's feature, or the writer's own empty hostname standing in for a missing one */
-static const struct tp_feat *feat_at(const struct tp_feat *feats, unsigned nr,
+static TP_NOINLINE const struct tp_feat *feat_at(const struct tp_feat *feats, unsigned nr,
 				     const struct tp_feat *host, uint32_t id)
 {
 	return id == HEADER_HOSTNAME && host->size ? host : find_feat(feats, nr, id);
@@ -389,7 +389,7 @@ static int close_file(struct tp_writer *w, const struct tp_feat *feats, unsigned
 	}
 	nr_sec = 0;
 	for (unsigned i = 0; i < HEADER_FEAT_BITS / 64; i++)
-		nr_sec += (unsigned)__builtin_popcountll(map[i]);
+		nr_sec += tp_popcount(map[i]);
 
 	/* table (ascending ids) right after the data, payloads after the table */
 	offset = w->pos + (uint64_t)nr_sec * sizeof(struct perf_file_section);

@@ -44,7 +44,7 @@ int cmd_list(int argc, char **argv)
 {
 	static char buf[8192];
 	struct tp_out o;
-	const char *dir;
+	const char *dir, *n;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		tp_dprintf(1, "usage: tinyperf list\nList the events 'tinyperf record -e' can open "
@@ -52,13 +52,14 @@ int cmd_list(int argc, char **argv)
 		return 0;
 	}
 	tp_out__init(&o, 1, buf, sizeof(buf));
-	for (unsigned i = 0; i < tp_nr_event_names; i++) {
-		const struct event_name *n = &tp_event_names[i];
-		bool hw = n->type == PERF_TYPE_HARDWARE;
+	n = tp_event_names;
+	for (unsigned i = 0; i < tp_nr_event_names; i++, n += strlen(n) + 1) {
+		uint32_t type = tp_event_codes[i] >> 4;
+		bool hw = type == PERF_TYPE_HARDWARE;
 
-		if (hw && !opens(n->type, n->config))
+		if (hw && !opens(type, tp_event_codes[i] & 15))
 			continue;
-		tp_out__printf(&o, "  %-50s[%s event]\n", n->name, hw ? "Hardware" : "Software");
+		tp_out__printf(&o, "  %-50s[%s event]\n", n, hw ? "Hardware" : "Software");
 	}
 	tp_out__printf(&o, "  %-50s[Raw hardware event descriptor]\n", "rNNN");
 	dir = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracefs__dir() : NULL;

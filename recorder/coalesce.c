@@ -91,7 +91,7 @@ struct cur {
 	bool bad;
 };
 
-static const uint8_t *take(struct cur *cu, uint64_t n)
+static TP_NOINLINE const uint8_t *take(struct cur *cu, uint64_t n)
 {
 	const uint8_t *p = cu->p;
 

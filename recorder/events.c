@@ -7,32 +7,40 @@
 #define HW PERF_TYPE_HARDWARE
 #define SW PERF_TYPE_SOFTWARE
 
-const struct event_name tp_event_names[] = {
-	{ "cpu-clock", SW, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", SW, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", SW, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", SW, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "minor-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "context-switches", SW, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", SW, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "alignment-faults", SW, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", SW, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy", SW, PERF_COUNT_SW_DUMMY },
-	{ "cycles", HW, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", HW, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", HW, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES },
-	{ "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES },
-};
-const unsigned tp_nr_event_names = TP_ARRAY_SIZE(tp_event_names);
+/* the names as one NUL-separated string and their codes, type << 4 | config, in a byte each
+ * (as libc-shim/common/strerror.c): no pointer per name */
+#define EVENT_LIST(X) \
+	X("cpu-clock", SW, PERF_COUNT_SW_CPU_CLOCK) \
+	X("task-clock", SW, PERF_COUNT_SW_TASK_CLOCK) \
+	X("page-faults", SW, PERF_COUNT_SW_PAGE_FAULTS) \
+	X("faults", SW, PERF_COUNT_SW_PAGE_FAULTS) \
+	X("minor-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MIN) \
+	X("major-faults", SW, PERF_COUNT_SW_PAGE_FAULTS_MAJ) \
+	X("context-switches", SW, PERF_COUNT_SW_CONTEXT_SWITCHES) \
+	X("cs", SW, PERF_COUNT_SW_CONTEXT_SWITCHES) \
+	X("cpu-migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS) \
+	X("migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS) \
+	X("alignment-faults", SW, PERF_COUNT_SW_ALIGNMENT_FAULTS) \
+	X("emulation-faults", SW, PERF_COUNT_SW_EMULATION_FAULTS) \
+	X("dummy", SW, PERF_COUNT_SW_DUMMY) \
+	X("cycles", HW, PERF_COUNT_HW_CPU_CYCLES) \
+	X("cpu-cycles", HW, PERF_COUNT_HW_CPU_CYCLES) \
+	X("instructions", HW, PERF_COUNT_HW_INSTRUCTIONS) \
+	X("cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES) \
+	X("cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES) \
+	X("branch-instructions", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS) \
+	X("branches", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS) \
+	X("branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES) \
+	X("bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES) \
+	X("ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES)
+#define NAME(name, type, config) name "\0"
+#define CODE(name, type, config) (uint8_t)((type) << 4 | (config)),
+
+const char tp_event_names[] = EVENT_LIST(NAME);
+const uint8_t tp_event_codes[] = { EVENT_LIST(CODE) };
+const unsigned tp_nr_event_names = sizeof(tp_event_codes);
+#define CHECK(name, type, config) _Static_assert((config) < 16, name);
+EVENT_LIST(CHECK)
 
 static struct evsel *add(struct evlist_spec *l, const char *name, size_t len)
 {
@@ -146,7 +154,7 @@ static int add_tracepoint(void *ctx, const char *sys, const char *name)
 static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size_t errlen)
 {
 	char name[128];
-	const char *slash = memchr(s, '/', len), *term = NULL;
+	const char *slash = memchr(s, '/', len), *term = NULL, *n;
 	size_t nlen = len, tlen = 0;
 	char *colon;
 	struct evsel *e;
@@ -207,10 +215,11 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 			goto mods;
 		}
 	}
-	for (unsigned i = 0; i < tp_nr_event_names; i++) {
-		if (!strcmp(name, tp_event_names[i].name)) {
-			e->attr.type = tp_event_names[i].type;
-			e->attr.config = tp_event_names[i].config;
+	n = tp_event_names;
+	for (unsigned i = 0; i < tp_nr_event_names; i++, n += strlen(n) + 1) {
+		if (!strcmp(name, n)) {
+			e->attr.type = tp_event_codes[i] >> 4;
+			e->attr.config = tp_event_codes[i] & 15;
 			goto mods;
 		}
 	}

@@ -30,13 +30,10 @@ void events__add_default(struct evlist_spec *l);
 /* switch an event to cpu-clock, keeping its modifiers */
 void events__fallback_cpu_clock(struct evsel *e);
 
-/* the name table, for 'tinyperf list' */
-struct event_name {
-	const char *name;
-	uint8_t type;
-	uint8_t config;
-};
-extern const struct event_name tp_event_names[];
+/* the name table, also for 'tinyperf list': tp_nr_event_names names, NUL-separated, and the
+ * code of each, PERF_TYPE_ << 4 | config */
+extern const char tp_event_names[];
+extern const uint8_t tp_event_codes[];
 extern const unsigned tp_nr_event_names;
 
 #endif

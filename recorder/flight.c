@@ -2,9 +2,10 @@
  * write_backward rings, file switching and naming, --switch-max-files. See flight.h. */
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 
-static int fail(const char *what, const char *arg)
+static TP_NOINLINE int fail(const char *what, const char *arg)
 {
 	tp_dprintf(2, "tinyperf: record: %s%s\n", what, arg);
 	return 1;
@@ -130,10 +131,11 @@ static uint64_t stamp_now(struct flight *f)
 }
 
 /* days since 1970-01-01 -> civil date (the proleptic Gregorian calendar, eras of 400 years) */
-static void civil(int64_t days, unsigned *y, unsigned *m, unsigned *d)
+static void civil(uint32_t days, unsigned *y, unsigned *m, unsigned *d)
 {
-	int64_t z = days + 719468, era = z / 146097;
-	unsigned doe = (unsigned)(z - era * 146097);
+	/* no date before 1970: 32-bit unsigned arithmetic, no 64-bit division on 32-bit targets */
+	uint32_t z = days + 719468, era = z / 146097;
+	unsigned doe = z - era * 146097;
 	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
 	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
 	unsigned mp = (5 * doy + 2) / 153;
@@ -148,7 +150,7 @@ static void stamp_name(const struct flight *f, uint64_t cs, char *buf, size_t n)
 	uint64_t sec = cs / 100;
 	unsigned y, m, d, s = (unsigned)(sec % 86400);
 
-	civil((int64_t)(sec / 86400), &y, &m, &d);
+	civil((uint32_t)(sec / 86400), &y, &m, &d);
 	tp_snprintf(buf, n, "%s.%04u%02u%02u%02u%02u%02u%02u", f->base, y, m, d, s / 3600,
 		    s / 60 % 60, s % 60, (unsigned)(cs % 100));
 }
@@ -192,12 +194,7 @@ static int reopen(struct record *r)
 		return (int)fd;
 	r->out_fd = (int)fd;
 	tp_sink_fd__init(&r->sink, r->out_fd, true);
-	for (unsigned i = 0; i < r->spec.nr; i++) {
-		wa[i].attr = &r->spec.ev[i].attr;
-		wa[i].name = r->spec.ev[i].name;
-		wa[i].ids = r->spec.ev[i].ids;
-		wa[i].nr_ids = r->spec.ev[i].nr_ids;
-	}
+	rec_writer_attrs(r, wa);
 	return tp_writer__open(&r->w, &r->sink.sink, TP_WRITER_FILE, false, wa, r->spec.nr,
 			       PERF_ATTR_SIZE_VER0);
 }

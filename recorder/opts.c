@@ -6,42 +6,46 @@
 
 enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x[=v] */ };
 
-struct opt {	/* pointer first: 16 bytes an entry on 64-bit targets, not 24 */
-	const char *l;
-	char s;
-	uint8_t kind;
-	uint8_t field;
-};
+/* The options as a list: the long names one NUL-separated string ("" for none), the short
+ * letter and the kind a byte each, the field the index (no pointer per option) */
+#define OPT_LIST(X) \
+	X(EVENT, "event", 'e', O_STR) \
+	X(FREQ, "freq", 'F', O_U64) \
+	X(PERIOD, "count", 'c', O_U64) \
+	X(G, "", 'g', O_FLAG) \
+	X(ALL, "all-cpus", 'a', O_FLAG) \
+	X(CPU, "cpu", 'C', O_STR) \
+	X(PID, "pid", 'p', O_PIDS) \
+	X(TID, "tid", 't', O_PIDS) \
+	X(OUT, "output", 'o', O_STR) \
+	X(MMAP, "mmap-pages", 'm', O_PAGES) \
+	X(DUR, "duration", 0, O_SECS) \
+	X(NOINH, "no-inherit", 'i', O_FLAG) \
+	X(BIDALL, "buildid-all", 0, O_FLAG) \
+	X(BIDCACHE, "buildid-cache", 0, O_STR) \
+	X(QUIET, "quiet", 'q', O_FLAG) \
+	X(VERB, "verbose", 'v', O_FLAG) \
+	X(RETRY, "retry", 0, O_U64) \
+	X(COALESCE, "coalesce", 0, O_OPTVAL) \
+	X(OVERWRITE, "overwrite", 0, O_FLAG) \
+	X(SWITCH, "switch-output", 0, O_OPTVAL) \
+	X(MAXFILES, "switch-max-files", 0, O_U64) \
+	X(HELP, "help", 'h', O_FLAG) \
+	X(NOEMBED, "no-embed-symbols", 0, O_FLAG)
+#define FIELD(f, l, s, k) F_##f,
+#define LONG(f, l, s, k) l "\0"
+#define SHORT(f, l, s, k) s,
+#define KIND(f, l, s, k) k,
 
-enum { F_EVENT, F_FREQ, F_PERIOD, F_G, F_ALL, F_CPU, F_PID, F_TID, F_OUT, F_MMAP, F_DUR,
-       F_NOINH, F_BIDALL, F_QUIET, F_VERB, F_RETRY, F_COALESCE, F_HELP, F_BIDCACHE,
-       F_OVERWRITE, F_SWITCH, F_MAXFILES, F_NOEMBED };
+enum { OPT_LIST(FIELD) NR_OPTS };
+static const char long_names[] = OPT_LIST(LONG);
+static const char short_names[NR_OPTS] = { OPT_LIST(SHORT) };
+static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 
-static const struct opt opts[] = {
-	{ "event", 'e', O_STR, F_EVENT },
-	{ "freq", 'F', O_U64, F_FREQ },
-	{ "count", 'c', O_U64, F_PERIOD },
-	{ NULL, 'g', O_FLAG, F_G },
-	{ "all-cpus", 'a', O_FLAG, F_ALL },
-	{ "cpu", 'C', O_STR, F_CPU },
-	{ "pid", 'p', O_PIDS, F_PID },
-	{ "tid", 't', O_PIDS, F_TID },
-	{ "output", 'o', O_STR, F_OUT },
-	{ "mmap-pages", 'm', O_PAGES, F_MMAP },
-	{ "duration", 0, O_SECS, F_DUR },
-	{ "no-inherit", 'i', O_FLAG, F_NOINH },
-	{ "buildid-all", 0, O_FLAG, F_BIDALL },
-	{ IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? "buildid-cache" : NULL, 0, O_STR, F_BIDCACHE },
-	{ "quiet", 'q', O_FLAG, F_QUIET },
-	{ "verbose", 'v', O_FLAG, F_VERB },
-	{ IS_ENABLED(CONFIG_REC_STREAMS) ? "retry" : NULL, 0, O_U64, F_RETRY },
-	{ IS_ENABLED(CONFIG_REC_STREAMS) ? "coalesce" : NULL, 0, O_OPTVAL, F_COALESCE },
-	{ "overwrite", 0, O_FLAG, F_OVERWRITE },
-	{ "switch-output", 0, O_OPTVAL, F_SWITCH },
-	{ "switch-max-files", 0, O_U64, F_MAXFILES },
-	{ "help", 'h', O_FLAG, F_HELP },
-	{ IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? "no-embed-symbols" : NULL, 0, O_FLAG, F_NOEMBED },
-};
+/* the long options of features this build leaves out */
+#define OFF ((IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? 0 : 1u << F_BIDCACHE) |			\
+	     (IS_ENABLED(CONFIG_REC_STREAMS) ? 0 : 1u << F_RETRY | 1u << F_COALESCE) |		\
+	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED))
 
 void rec_opts__usage(int fd)
 {
@@ -103,11 +107,11 @@ static int parse_ids(const char *s, int *out, unsigned *nr)
 	return 0;
 }
 
-static int apply(struct rec_opts *o, const struct opt *op, const char *val)
+static int apply(struct rec_opts *o, unsigned f, const char *val)
 {
 	uint64_t v;
 
-	switch (op->field) {
+	switch (f) {
 	case F_EVENT:
 		if (o->nr_events >= REC_MAX_EVENT_SPECS)
 			return -TP_E2BIG;
@@ -169,20 +173,35 @@ static int apply(struct rec_opts *o, const struct opt *op, const char *val)
 	return 1; /* F_HELP */
 }
 
-static const struct opt *find_short(char c)
+/* the option of short letter c, or NR_OPTS */
+static unsigned find_short(char c)
 {
-	for (size_t i = 0; i < TP_ARRAY_SIZE(opts); i++)
-		if (opts[i].s == c)
-			return &opts[i];
-	return NULL;
+	unsigned f = 0;
+
+	while (f < NR_OPTS && short_names[f] != c)
+		f++;
+	return f;
 }
 
-static const struct opt *find_long(const char *s, size_t n)
+static const char *long_name(unsigned f)
 {
-	for (size_t i = 0; i < TP_ARRAY_SIZE(opts); i++)
-		if (opts[i].l && strlen(opts[i].l) == n && !strncmp(opts[i].l, s, n))
-			return &opts[i];
-	return NULL;
+	const char *l = long_names;
+
+	while (f--)
+		l += strlen(l) + 1;
+	return l;
+}
+
+/* the option of long name s[0..n), or NR_OPTS */
+static unsigned find_long(const char *s, size_t n)
+{
+	const char *l = long_names;
+	unsigned f;
+
+	for (f = 0; f < NR_OPTS; f++, l += strlen(l) + 1)
+		if (n && !(OFF & 1u << f) && !strncmp(l, s, n) && !l[n])
+			break;
+	return f;
 }
 
 int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen)
@@ -195,8 +214,8 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 	o->mmap_pages = 128;
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
-		const struct opt *op;
 		const char *val = NULL;
+		unsigned f;
 
 		if (!strcmp(a, "--")) {
 			i++;
@@ -208,26 +227,27 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 			const char *eq = strchr(a + 2, '=');
 			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 
-			op = find_long(a + 2, n);
-			if (!op) {
+			f = find_long(a + 2, n);
+			if (f == NR_OPTS) {
 				tp_snprintf(err, errlen, "unknown option '%s'", a);
 				return -TP_EINVAL;
 			}
-			if (op->kind == O_OPTVAL) {
+			if (kinds[f] == O_OPTVAL) {
 				val = eq ? eq + 1 : NULL;
-			} else if (op->kind != O_FLAG) {
+			} else if (kinds[f] != O_FLAG) {
 				val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
 				if (!val) {
-					tp_snprintf(err, errlen, "option '--%s' needs a value", op->l);
+					tp_snprintf(err, errlen, "option '--%s' needs a value", long_name(f));
 					return -TP_EINVAL;
 				}
 			} else if (eq) {
-				tp_snprintf(err, errlen, "option '--%s' takes no value", op->l);
+				tp_snprintf(err, errlen, "option '--%s' takes no value", long_name(f));
 				return -TP_EINVAL;
 			}
-			r = apply(o, op, val);
+			r = apply(o, f, val);
 			if (r < 0) {
-				tp_snprintf(err, errlen, "bad value '%s' for --%s", val ? val : "", op->l);
+				tp_snprintf(err, errlen, "bad value '%s' for --%s", val ? val : "",
+					    long_name(f));
 				return -TP_EINVAL;
 			}
 			if (r > 0)
@@ -235,19 +255,19 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 			continue;
 		}
 		for (char *p = a + 1; *p; p++) {
-			op = find_short(*p);
-			if (!op) {
+			f = find_short(*p);
+			if (f == NR_OPTS) {
 				tp_snprintf(err, errlen, "unknown option '-%c'", *p);
 				return -TP_EINVAL;
 			}
-			if (op->kind != O_FLAG) {
+			if (kinds[f] != O_FLAG) {
 				val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
 				if (!val) {
 					tp_snprintf(err, errlen, "option '-%c' needs a value", *p);
 					return -TP_EINVAL;
 				}
 			}
-			r = apply(o, op, val);
+			r = apply(o, f, val);
 			if (r < 0) {
 				tp_snprintf(err, errlen, "bad value '%s' for -%c", val ? val : "", *p);
 				return -TP_EINVAL;

@@ -7,6 +7,7 @@
 #include "libc-shim/types.h"
 
 struct record;
+struct tp_writer_attr;
 
 /* "tinyperf: record: ..." on stderr; returns 1 */
 int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
@@ -26,6 +27,8 @@ int rec_open_events(struct record *r);
 int rec_open_output(struct record *r);
 /* the name for messages ("stdout" for -) */
 const char *rec_out_name(const struct record *r);
+/* the events as the writer takes them (wa: REC_MAX_EVSELS entries) */
+void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa);
 /* end a TCP or serial stream (nothing for a file); 0 or -errno */
 int rec_close_stream(struct record *r);
 

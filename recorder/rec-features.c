@@ -8,6 +8,7 @@
 #include "recorder/buildid.h"
 #include "recorder/cmd.h"
 #include "recorder/rec-bidcache.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
 #include "recorder/sysinfo.h"
@@ -33,6 +34,14 @@ static void add(struct tp_feat *f)
 		fs.f[fs.n++] = *f;
 }
 
+static void add_string(uint32_t id, const char *s)
+{
+	struct tp_feat f;
+
+	if (!tp_feat__string(&fs.fb, &f, id, s))
+		add(&f);
+}
+
 int rec_features__start(struct record *r)
 {
 	struct tp_writer_attr wa[REC_MAX_EVSELS];
@@ -48,18 +57,14 @@ int rec_features__start(struct record *r)
 	sysinfo__nrcpus(&avail, &online);
 	sysinfo__cpudesc(fs.cpudesc, sizeof(fs.cpudesc));
 	sysinfo__mem_total_kb(&mem_kb);
-	for (unsigned i = 0; i < r->spec.nr; i++) {
-		wa[i].attr = &r->spec.ev[i].attr;
-		wa[i].name = r->spec.ev[i].name;
-		wa[i].ids = r->spec.ev[i].ids;
-		wa[i].nr_ids = r->spec.ev[i].nr_ids;
-	}
-	if (!tp_feat__string(&fs.fb, &f, HEADER_HOSTNAME, fs.u.nodename)) add(&f);
-	if (!tp_feat__string(&fs.fb, &f, HEADER_OSRELEASE, fs.u.release)) add(&f);
-	if (!tp_feat__string(&fs.fb, &f, HEADER_VERSION, version)) add(&f);
-	if (!tp_feat__string(&fs.fb, &f, HEADER_ARCH, fs.u.machine)) add(&f);
+	rec_writer_attrs(r, wa);
+	add_string(HEADER_HOSTNAME, fs.u.nodename);
+	add_string(HEADER_OSRELEASE, fs.u.release);
+	add_string(HEADER_VERSION, version);
+	add_string(HEADER_ARCH, fs.u.machine);
 	if (avail && !tp_feat__nrcpus(&fs.fb, &f, avail, online)) add(&f);
-	if (fs.cpudesc[0] && !tp_feat__string(&fs.fb, &f, HEADER_CPUDESC, fs.cpudesc)) add(&f);
+	if (fs.cpudesc[0])
+		add_string(HEADER_CPUDESC, fs.cpudesc);
 	if (mem_kb && !tp_feat__total_mem(&fs.fb, &f, mem_kb)) add(&f);
 	if (!tp_feat__cmdline(&fs.fb, &f, (uint32_t)r->argc, (const char *const *)r->argv)) add(&f);
 	if (!tp_feat__event_desc(&fs.fb, &f, wa, r->spec.nr, PERF_ATTR_SIZE_VER0)) add(&f);

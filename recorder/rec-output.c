@@ -4,9 +4,19 @@
 #include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 
-const char *rec_out_name(const struct record *r)
+TP_NOINLINE const char *rec_out_name(const struct record *r)
 {
 	return r->out_kind == REC_OUT_STDOUT ? "stdout" : r->o.output;
+}
+
+void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa)
+{
+	for (unsigned i = 0; i < r->spec.nr; i++) {
+		wa[i].attr = &r->spec.ev[i].attr;
+		wa[i].name = r->spec.ev[i].name;
+		wa[i].ids = r->spec.ev[i].ids;
+		wa[i].nr_ids = r->spec.ev[i].nr_ids;
+	}
 }
 
 /* the end of a TCP or serial stream (serial: the last frame, END, the tty settings back) */
@@ -61,12 +71,7 @@ int rec_open_output(struct record *r)
 	}
 	r->out_fd = (int)fd;
 	tp_sink_fd__init(&r->sink, r->out_fd, !r->pipe);
-	for (unsigned i = 0; i < r->spec.nr; i++) {
-		wa[i].attr = &r->spec.ev[i].attr;
-		wa[i].name = r->spec.ev[i].name;
-		wa[i].ids = r->spec.ev[i].ids;
-		wa[i].nr_ids = r->spec.ev[i].nr_ids;
-	}
+	rec_writer_attrs(r, wa);
 	/* a pipe's attrs at 128 bytes: perf 6.1 looks for HEADER_ATTR's ids there */
 	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
 			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);

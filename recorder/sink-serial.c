@@ -60,7 +60,7 @@ static void put_u16(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
-static void put_u32(uint8_t *p, uint32_t v)
+static TP_NOINLINE void put_u32(uint8_t *p, uint32_t v)
 {
 	put_u16(p, (unsigned)v);
 	put_u16(p + 2, (unsigned)(v >> 16));

@@ -35,7 +35,7 @@ bool sink_tcp__is(const char *spec)
 
 /* ---- the hello ---- */
 
-static uint64_t mix64(uint64_t x)
+static TP_NOINLINE uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ULL;

@@ -139,7 +139,7 @@ static bool sample_type(struct track *t, const uint8_t *b, size_t len, uint64_t 
 /* ---- maps ---- */
 
 /* index of the first map ending after addr (maps are sorted and disjoint) */
-static uint32_t first_after(const struct track_proc *p, uint64_t addr)
+static TP_NOINLINE uint32_t first_after(const struct track_proc *p, uint64_t addr)
 {
 	uint32_t lo = 0, hi = p->nr;
 
@@ -520,7 +520,7 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	/* IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD, (READ), CALLCHAIN */
 	if (type != t->fixed_type) {	/* a library call on most targets: once per type */
 		t->fixed_type = type;
-		t->fixed_nr = (uint8_t)__builtin_popcountll(type & (PERF_SAMPLE_IDENTIFIER |
+		t->fixed_nr = (uint8_t)tp_popcount(type & (PERF_SAMPLE_IDENTIFIER |
 				PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
 				PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));

@@ -21,6 +21,9 @@
 #include "arch/abi.h"
 
 #define ARCH_NAME "i386"
+/* the sys_*() wrappers stay calls: inlined (LTO), each system call's register setup and
+ * ebx save cost more than the call (measured: -1.9 KiB stripped) */
+#define ARCH_SYSCALL_WRAPPER __attribute__((noinline))
 /* a 32-bit process on an x86_64 kernel sees x86_64 unless run under linux32 */
 #define ARCH_UNAME_MACHINES "i386 i486 i586 i686 x86_64"
 

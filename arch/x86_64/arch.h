@@ -18,6 +18,9 @@
 #include "arch/abi.h"
 
 #define ARCH_NAME "x86_64"
+/* the sys_*() wrappers stay calls: inlined (LTO), each system call's register moves cost
+ * more than the call (measured: -0.1 KiB stripped) */
+#define ARCH_SYSCALL_WRAPPER __attribute__((noinline))
 /* uname -m values a process of this ABI may see */
 #define ARCH_UNAME_MACHINES "x86_64"
 

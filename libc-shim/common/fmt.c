@@ -49,21 +49,23 @@ static int field(const char **p, va_list *ap)
  * z, t and p were folded into l, j into ll: the same sizes on every Linux ABI (asserted). */
 static uint64_t int_arg(va_list *ap, char len, bool is_signed)
 {
+	unsigned long v;	/* shifted as a long: no libgcc 64-bit shifts on 32-bit targets */
 	unsigned drop;
-	uint64_t v;
 
+	if (sizeof(long) < 8 && len == 'L')
+		return va_arg(*ap, unsigned long long);
 	if (len == 'L') {
-		v = va_arg(*ap, unsigned long long);
+		v = (unsigned long)va_arg(*ap, unsigned long long);
 		drop = 0;
 	} else if (len == 'l') {
 		v = va_arg(*ap, unsigned long);
-		drop = 64 - 8 * sizeof(long);
+		drop = 0;
 	} else {
 		v = va_arg(*ap, unsigned);
-		drop = len == 'H' ? 56 : len == 'h' ? 48 : 64 - 8 * sizeof(int);
+		drop = 8 * sizeof(long) - (len == 'H' ? 8 : len == 'h' ? 16 : 8 * sizeof(int));
 	}
 	v <<= drop;
-	return is_signed ? (uint64_t)((int64_t)v >> drop) : v >> drop;
+	return is_signed ? (uint64_t)(int64_t)((long)v >> drop) : v >> drop;
 }
 
 /* *n /= base, returning the remainder. 32-bit targets avoid a 64-bit division: libgcc's

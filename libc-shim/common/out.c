@@ -24,7 +24,7 @@ long tp_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-void tp_out__init(struct tp_out *o, int fd, char *buf, size_t cap)
+TP_NOINLINE void tp_out__init(struct tp_out *o, int fd, char *buf, size_t cap)
 {
 	o->fd = fd;
 	o->err = 0;

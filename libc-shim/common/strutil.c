@@ -18,3 +18,12 @@ bool tp_startswith(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
+
+unsigned tp_popcount(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v >>= 1)
+		n += (unsigned)v & 1;
+	return n;
+}

@@ -99,7 +99,7 @@ size_t strnlen(const char *s, size_t max)
 
 int strcmp(const char *a, const char *b)
 {
-	return strncmp(a, b, (size_t)-1);
+	return strncmp(a, b, PTRDIFF_MAX);	/* the largest object size (-Wstringop-overread) */
 }
 
 int strncmp(const char *a, const char *b, size_t n)

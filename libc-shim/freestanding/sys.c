@@ -16,7 +16,7 @@
 ARCH_SIGRESTORER_ASM
 #endif
 
-long sys_openat(int dirfd, const char *path, int flags, unsigned mode)
+ARCH_SYSCALL_WRAPPER long sys_openat(int dirfd, const char *path, int flags, unsigned mode)
 {
 	/* 64-bit kernels force O_LARGEFILE only for 64-bit processes */
 	if (sizeof(long) == 4)
@@ -24,37 +24,37 @@ long sys_openat(int dirfd, const char *path, int flags, unsigned mode)
 	return my_syscall(TP_NR_openat, dirfd, path, flags, mode);
 }
 
-long sys_open(const char *path, int flags, unsigned mode)
+ARCH_SYSCALL_WRAPPER long sys_open(const char *path, int flags, unsigned mode)
 {
 	return sys_openat(TP_AT_FDCWD, path, flags, mode);
 }
 
-long sys_close(int fd)
+ARCH_SYSCALL_WRAPPER long sys_close(int fd)
 {
 	return my_syscall(TP_NR_close, fd);
 }
 
-long sys_read(int fd, void *buf, size_t len)
+ARCH_SYSCALL_WRAPPER long sys_read(int fd, void *buf, size_t len)
 {
 	return my_syscall(TP_NR_read, fd, buf, len);
 }
 
-long sys_write(int fd, const void *buf, size_t len)
+ARCH_SYSCALL_WRAPPER long sys_write(int fd, const void *buf, size_t len)
 {
 	return my_syscall(TP_NR_write, fd, buf, len);
 }
 
-long sys_pread(int fd, void *buf, size_t len, uint64_t off)
+ARCH_SYSCALL_WRAPPER long sys_pread(int fd, void *buf, size_t len, uint64_t off)
 {
 	return my_syscall(TP_NR_pread64, fd, buf, len, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(off));
 }
 
-long sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+ARCH_SYSCALL_WRAPPER long sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
 	return my_syscall(TP_NR_pwrite64, fd, buf, len, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(off));
 }
 
-int64_t sys_lseek(int fd, int64_t off, int whence)
+ARCH_SYSCALL_WRAPPER int64_t sys_lseek(int fd, int64_t off, int whence)
 {
 #ifdef TP_NR__llseek
 	int64_t pos;
@@ -67,7 +67,7 @@ int64_t sys_lseek(int fd, int64_t off, int whence)
 #endif
 }
 
-long sys_ftruncate(int fd, uint64_t len)
+ARCH_SYSCALL_WRAPPER long sys_ftruncate(int fd, uint64_t len)
 {
 #ifdef TP_NR_ftruncate64
 	return my_syscall(TP_NR_ftruncate64, fd, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(len));
@@ -76,63 +76,63 @@ long sys_ftruncate(int fd, uint64_t len)
 #endif
 }
 
-long sys_fsync(int fd)
+ARCH_SYSCALL_WRAPPER long sys_fsync(int fd)
 {
 	return my_syscall(TP_NR_fsync, fd);
 }
 
-long sys_getdents64(int fd, void *buf, size_t len)
+ARCH_SYSCALL_WRAPPER long sys_getdents64(int fd, void *buf, size_t len)
 {
 	return my_syscall(TP_NR_getdents64, fd, buf, len);
 }
 
-long sys_readlinkat(int dirfd, const char *path, char *buf, size_t len)
+ARCH_SYSCALL_WRAPPER long sys_readlinkat(int dirfd, const char *path, char *buf, size_t len)
 {
 	return my_syscall(TP_NR_readlinkat, dirfd, path, buf, len);
 }
 
-long sys_unlinkat(int dirfd, const char *path, int flags)
+ARCH_SYSCALL_WRAPPER long sys_unlinkat(int dirfd, const char *path, int flags)
 {
 	return my_syscall(TP_NR_unlinkat, dirfd, path, flags);
 }
 
-long sys_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+ARCH_SYSCALL_WRAPPER long sys_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
 {
 	return my_syscall(TP_NR_renameat, olddirfd, oldpath, newdirfd, newpath);
 }
 
-long sys_mkdirat(int dirfd, const char *path, unsigned mode)
+ARCH_SYSCALL_WRAPPER long sys_mkdirat(int dirfd, const char *path, unsigned mode)
 {
 	return my_syscall(TP_NR_mkdirat, dirfd, path, mode);
 }
 
-long sys_mount(const char *src, const char *target, const char *fstype,
+ARCH_SYSCALL_WRAPPER long sys_mount(const char *src, const char *target, const char *fstype,
 	       unsigned long flags, const void *data)
 {
 	return my_syscall(TP_NR_mount, src, target, fstype, flags, data);
 }
 
-long sys_pipe2(int fds[2], int flags)
+ARCH_SYSCALL_WRAPPER long sys_pipe2(int fds[2], int flags)
 {
 	return my_syscall(TP_NR_pipe2, fds, flags);
 }
 
-long sys_dup3(int oldfd, int newfd, int flags)
+ARCH_SYSCALL_WRAPPER long sys_dup3(int oldfd, int newfd, int flags)
 {
 	return my_syscall(TP_NR_dup3, oldfd, newfd, flags);
 }
 
-long sys_fcntl(int fd, int cmd, long arg)
+ARCH_SYSCALL_WRAPPER long sys_fcntl(int fd, int cmd, long arg)
 {
 	return my_syscall(TP_NR_fcntl, fd, cmd, arg);
 }
 
-long sys_ioctl(int fd, unsigned long req, long arg)
+ARCH_SYSCALL_WRAPPER long sys_ioctl(int fd, unsigned long req, long arg)
 {
 	return my_syscall(TP_NR_ioctl, fd, req, arg);
 }
 
-long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
+ARCH_SYSCALL_WRAPPER long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
 {
 #ifdef TP_NR_mmap2
 	/* mmap2 counts the offset in 4096-byte units whatever the page size */
@@ -144,27 +144,27 @@ long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
 #endif
 }
 
-long sys_munmap(void *addr, size_t len)
+ARCH_SYSCALL_WRAPPER long sys_munmap(void *addr, size_t len)
 {
 	return my_syscall(TP_NR_munmap, addr, len);
 }
 
-long sys_getpid(void)
+ARCH_SYSCALL_WRAPPER long sys_getpid(void)
 {
 	return my_syscall(TP_NR_getpid);
 }
 
-long sys_gettid(void)
+ARCH_SYSCALL_WRAPPER long sys_gettid(void)
 {
 	return my_syscall(TP_NR_gettid);
 }
 
-long sys_getppid(void)
+ARCH_SYSCALL_WRAPPER long sys_getppid(void)
 {
 	return my_syscall(TP_NR_getppid);
 }
 
-long sys_getuid(void)
+ARCH_SYSCALL_WRAPPER long sys_getuid(void)
 {
 #ifdef TP_NR_getuid32
 	return my_syscall(TP_NR_getuid32);
@@ -173,7 +173,7 @@ long sys_getuid(void)
 #endif
 }
 
-long sys_fork(void)
+ARCH_SYSCALL_WRAPPER long sys_fork(void)
 {
 #ifdef TP_NR_fork
 	return my_syscall(TP_NR_fork);
@@ -183,38 +183,38 @@ long sys_fork(void)
 #endif
 }
 
-long sys_execve(const char *path, char *const argv[], char *const envp[])
+ARCH_SYSCALL_WRAPPER long sys_execve(const char *path, char *const argv[], char *const envp[])
 {
 	return my_syscall(TP_NR_execve, path, argv, envp);
 }
 
-long sys_wait4(int pid, int *status, int options, void *rusage)
+ARCH_SYSCALL_WRAPPER long sys_wait4(int pid, int *status, int options, void *rusage)
 {
 	return my_syscall(TP_NR_wait4, pid, status, options, rusage);
 }
 
-long sys_kill(int pid, int sig)
+ARCH_SYSCALL_WRAPPER long sys_kill(int pid, int sig)
 {
 	return my_syscall(TP_NR_kill, pid, sig);
 }
 
-long sys_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+ARCH_SYSCALL_WRAPPER long sys_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
 {
 	return my_syscall(TP_NR_prctl, option, a2, a3, a4, a5);
 }
 
-void sys_exit_group(int code)
+ARCH_SYSCALL_WRAPPER void sys_exit_group(int code)
 {
 	for (;;)
 		my_syscall(TP_NR_exit_group, code);
 }
 
-long sys_uname(struct tp_utsname *u)
+ARCH_SYSCALL_WRAPPER long sys_uname(struct tp_utsname *u)
 {
 	return my_syscall(TP_NR_uname, u);
 }
 
-long sys_getrusage_maxrss_kb(long *maxrss_kb, int64_t *utime_us, int64_t *stime_us)
+ARCH_SYSCALL_WRAPPER long sys_getrusage_maxrss_kb(long *maxrss_kb, int64_t *utime_us, int64_t *stime_us)
 {
 	/* struct rusage: utime and stime as {long sec, long usec}, then 14 longs, maxrss first */
 	long ru[18];
@@ -231,7 +231,7 @@ long sys_getrusage_maxrss_kb(long *maxrss_kb, int64_t *utime_us, int64_t *stime_
 	return 0;
 }
 
-long sys_clock_gettime(int clk, struct tp_timespec *ts)
+ARCH_SYSCALL_WRAPPER long sys_clock_gettime(int clk, struct tp_timespec *ts)
 {
 	long ret, t[2];
 
@@ -256,14 +256,14 @@ long sys_clock_gettime(int clk, struct tp_timespec *ts)
 	return ret;
 }
 
-long sys_nanosleep(const struct tp_timespec *ts)
+ARCH_SYSCALL_WRAPPER long sys_nanosleep(const struct tp_timespec *ts)
 {
 	long t[2] = { (long)ts->sec, ts->nsec };
 
 	return my_syscall(TP_NR_nanosleep, t, 0);
 }
 
-long sys_poll(struct tp_pollfd *fds, unsigned nfds, int timeout_ms)
+ARCH_SYSCALL_WRAPPER long sys_poll(struct tp_pollfd *fds, unsigned nfds, int timeout_ms)
 {
 	long t[2], *tp = 0;
 
@@ -275,7 +275,7 @@ long sys_poll(struct tp_pollfd *fds, unsigned nfds, int timeout_ms)
 	return my_syscall(TP_NR_ppoll, fds, nfds, tp, 0, ARCH_SIGSET_BYTES);
 }
 
-long sys_signal(int sig, tp_sighandler_t handler, int restart)
+ARCH_SYSCALL_WRAPPER long sys_signal(int sig, tp_sighandler_t handler, int restart)
 {
 	struct arch_sigaction sa;
 
@@ -283,7 +283,7 @@ long sys_signal(int sig, tp_sighandler_t handler, int restart)
 	return my_syscall(TP_NR_rt_sigaction, sig, &sa, 0, ARCH_SIGSET_BYTES);
 }
 
-long sys_sigmask(int how, int sig)
+ARCH_SYSCALL_WRAPPER long sys_sigmask(int how, int sig)
 {
 	enum { BITS = 8 * sizeof(unsigned long) };
 	unsigned long set[ARCH_SIGSET_BYTES / sizeof(unsigned long)] = { 0 };
@@ -295,42 +295,42 @@ long sys_sigmask(int how, int sig)
 	return my_syscall(TP_NR_rt_sigprocmask, how, set, 0, ARCH_SIGSET_BYTES);
 }
 
-long sys_socket(int domain, int type, int proto)
+ARCH_SYSCALL_WRAPPER long sys_socket(int domain, int type, int proto)
 {
 	return my_syscall(TP_NR_socket, domain, type, proto);
 }
 
-long sys_connect(int fd, const void *addr, unsigned addrlen)
+ARCH_SYSCALL_WRAPPER long sys_connect(int fd, const void *addr, unsigned addrlen)
 {
 	return my_syscall(TP_NR_connect, fd, addr, addrlen);
 }
 
-long sys_bind(int fd, const void *addr, unsigned addrlen)
+ARCH_SYSCALL_WRAPPER long sys_bind(int fd, const void *addr, unsigned addrlen)
 {
 	return my_syscall(TP_NR_bind, fd, addr, addrlen);
 }
 
-long sys_listen(int fd, int backlog)
+ARCH_SYSCALL_WRAPPER long sys_listen(int fd, int backlog)
 {
 	return my_syscall(TP_NR_listen, fd, backlog);
 }
 
-long sys_accept4(int fd, void *addr, unsigned *addrlen, int flags)
+ARCH_SYSCALL_WRAPPER long sys_accept4(int fd, void *addr, unsigned *addrlen, int flags)
 {
 	return my_syscall(TP_NR_accept4, fd, addr, addrlen, flags);
 }
 
-long sys_setsockopt(int fd, int level, int name, const void *val, unsigned len)
+ARCH_SYSCALL_WRAPPER long sys_setsockopt(int fd, int level, int name, const void *val, unsigned len)
 {
 	return my_syscall(TP_NR_setsockopt, fd, level, name, val, len);
 }
 
-long sys_shutdown(int fd, int how)
+ARCH_SYSCALL_WRAPPER long sys_shutdown(int fd, int how)
 {
 	return my_syscall(TP_NR_shutdown, fd, how);
 }
 
-long sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+ARCH_SYSCALL_WRAPPER long sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
 			 unsigned long flags)
 {
 	return my_syscall(TP_NR_perf_event_open, attr, pid, cpu, group_fd, flags);

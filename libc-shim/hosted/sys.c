@@ -1,7 +1,11 @@
-/* sys_*() for the hosted backend: the C library's functions (glibc, musl, uClibc-ng), so its
- * own fork, signal and thread bookkeeping stays right. The one place -1/errno becomes -errno.
- * TP_ constants are the kernel's values, which every Linux libc passes through, so flags and
- * numbers go to the libc unchanged (tests/arch/abi-check.c holds them equal). */
+/* sys_*() for the hosted backend (glibc, musl, uClibc-ng): mostly the C library's syscall()
+ * with arch/'s numbers, as the freestanding backend makes them, since the recorder is single-
+ * threaded and needs none of the library's wrapper work (time64 and socketcall conversions,
+ * cancellation points, signal and fork bookkeeping: 4-9 KiB of a static musl binary); the
+ * library's own functions for the rest (thin wrappers, or state it keeps: environ, auxv).
+ * The one place -1/errno becomes -errno. TP_ constants are the kernel's values, which every
+ * Linux libc passes through, so flags and numbers go to the libc unchanged
+ * (tests/arch/abi-check.c holds them equal). */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64	/* 64-bit off_t: pread/lseek/ftruncate beyond 2 GiB */
 #define _TIME_BITS 64		/* glibc on 32-bit: y2038-safe time_t (musl always is) */
@@ -26,6 +30,7 @@
 
 #include "libc-shim/sys.h"
 #include "libc-shim/str.h"
+#include "arch/arch.h"
 
 _Static_assert(sizeof(off_t) == 8, "hosted backend needs a 64-bit off_t");
 _Static_assert(sizeof(struct tp_pollfd) == sizeof(struct pollfd), "struct pollfd layout");
@@ -45,44 +50,53 @@ static long ret(long r)
 
 long sys_openat(int dirfd, const char *path, int flags, unsigned mode)
 {
-	return ret(openat(dirfd, path, flags, mode));
+	/* 64-bit kernels force O_LARGEFILE only for 64-bit processes */
+	if (sizeof(long) == 4)
+		flags |= TP_O_LARGEFILE;
+	return ret(syscall(TP_NR_openat, dirfd, path, flags, mode));
 }
 
 long sys_open(const char *path, int flags, unsigned mode)
 {
-	return ret(open(path, flags, mode));
+	return sys_openat(TP_AT_FDCWD, path, flags, mode);
 }
 
 long sys_close(int fd)
 {
-	return ret(close(fd));
+	return ret(syscall(TP_NR_close, fd));
 }
 
 long sys_read(int fd, void *buf, size_t len)
 {
-	return ret(read(fd, buf, len));
+	return ret(syscall(TP_NR_read, fd, buf, len));
 }
 
 long sys_write(int fd, const void *buf, size_t len)
 {
-	return ret(write(fd, buf, len));
+	return ret(syscall(TP_NR_write, fd, buf, len));
 }
 
 long sys_pread(int fd, void *buf, size_t len, uint64_t off)
 {
-	return ret(pread(fd, buf, len, (off_t)off));
+	return ret(syscall(TP_NR_pread64, fd, buf, len, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(off)));
 }
 
 long sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
-	return ret(pwrite(fd, buf, len, (off_t)off));
+	return ret(syscall(TP_NR_pwrite64, fd, buf, len, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(off)));
 }
 
 int64_t sys_lseek(int fd, int64_t off, int whence)
 {
-	off_t r = lseek(fd, (off_t)off, whence);
+#ifdef TP_NR__llseek
+	int64_t pos;
+	long r = syscall(TP_NR__llseek, fd, (long)(uint32_t)((uint64_t)off >> 32), (long)(uint32_t)off,
+			 &pos, whence);
 
-	return r == (off_t)-1 ? -errno : (int64_t)r;
+	return r < 0 ? -errno : pos;
+#else
+	return ret(syscall(TP_NR_lseek, fd, off, whence));
+#endif
 }
 
 long sys_ftruncate(int fd, uint64_t len)
@@ -92,7 +106,7 @@ long sys_ftruncate(int fd, uint64_t len)
 
 long sys_fsync(int fd)
 {
-	return ret(fsync(fd));
+	return ret(syscall(TP_NR_fsync, fd));
 }
 
 long sys_getdents64(int fd, void *buf, size_t len)
@@ -129,7 +143,7 @@ long sys_mount(const char *src, const char *target, const char *fstype,
 
 long sys_pipe2(int fds[2], int flags)
 {
-	return ret(pipe2(fds, flags));
+	return ret(syscall(TP_NR_pipe2, fds, flags));
 }
 
 long sys_dup3(int oldfd, int newfd, int flags)
@@ -146,19 +160,24 @@ long sys_fcntl(int fd, int cmd, long arg)
 
 long sys_ioctl(int fd, unsigned long req, long arg)
 {
-	return ret(ioctl(fd, req, arg));
+	return ret(syscall(TP_NR_ioctl, fd, req, arg));
 }
 
 long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
 {
-	void *p = mmap(addr, len, prot, flags, fd, (off_t)off);
-
-	return p == MAP_FAILED ? -errno : (long)p;
+#ifdef TP_NR_mmap2
+	/* mmap2 counts the offset in 4096-byte units whatever the page size */
+	if (off & 4095)
+		return -TP_EINVAL;
+	return ret(syscall(TP_NR_mmap2, addr, len, prot, flags, fd, (long)(off >> 12)));
+#else
+	return ret(syscall(TP_NR_mmap, addr, len, prot, flags, fd, (long)off));
+#endif
 }
 
 long sys_munmap(void *addr, size_t len)
 {
-	return ret(munmap(addr, len));
+	return ret(syscall(TP_NR_munmap, addr, len));
 }
 
 long sys_getpid(void)
@@ -196,22 +215,23 @@ long sys_fork(void)
 
 long sys_execve(const char *path, char *const argv[], char *const envp[])
 {
-	return ret(execve(path, argv, envp));
+	return ret(syscall(TP_NR_execve, path, argv, envp));
 }
 
 long sys_wait4(int pid, int *status, int options, void *rusage)
 {
-	return ret(wait4(pid, status, options, rusage));
+	/* the kernel's struct rusage: {long sec, long usec} times, as sys_getrusage_maxrss_kb */
+	return ret(syscall(TP_NR_wait4, pid, status, options, rusage));
 }
 
 long sys_kill(int pid, int sig)
 {
-	return ret(kill(pid, sig));
+	return ret(syscall(TP_NR_kill, pid, sig));
 }
 
 long sys_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
 {
-	return ret(prctl(option, a2, a3, a4, a5));
+	return ret(syscall(TP_NR_prctl, option, a2, a3, a4, a5));
 }
 
 void sys_exit_group(int code)
@@ -221,17 +241,7 @@ void sys_exit_group(int code)
 
 long sys_uname(struct tp_utsname *u)
 {
-	struct utsname un;
-
-	if (uname(&un) < 0)
-		return -errno;
-	tp_strlcpy(u->sysname, un.sysname, sizeof(u->sysname));
-	tp_strlcpy(u->nodename, un.nodename, sizeof(u->nodename));
-	tp_strlcpy(u->release, un.release, sizeof(u->release));
-	tp_strlcpy(u->version, un.version, sizeof(u->version));
-	tp_strlcpy(u->machine, un.machine, sizeof(u->machine));
-	tp_strlcpy(u->domainname, un.domainname, sizeof(u->domainname));
-	return 0;
+	return ret(syscall(TP_NR_uname, u));	/* struct tp_utsname is the kernel's */
 }
 
 long sys_getrusage_maxrss_kb(long *maxrss_kb, int64_t *utime_us, int64_t *stime_us)
@@ -276,24 +286,36 @@ long sys_clock_gettime(int clk, struct tp_timespec *ts)
 
 long sys_nanosleep(const struct tp_timespec *ts)
 {
-	struct timespec t = { .tv_sec = (time_t)ts->sec, .tv_nsec = ts->nsec };
+	long t[2] = { (long)ts->sec, ts->nsec };	/* a time32 span: fine for sleeps */
 
-	return ret(nanosleep(&t, NULL));
+	return ret(syscall(TP_NR_nanosleep, t, 0));
 }
 
 long sys_poll(struct tp_pollfd *fds, unsigned nfds, int timeout_ms)
 {
-	return ret(poll((struct pollfd *)fds, nfds, timeout_ms));
+	long t[2], *tp = 0;	/* time32 ppoll: fine for a timeout */
+
+	if (timeout_ms >= 0) {
+		t[0] = timeout_ms / 1000;
+		t[1] = timeout_ms % 1000 * 1000000L;
+		tp = t;
+	}
+	return ret(syscall(TP_NR_ppoll, fds, nfds, tp, 0, ARCH_SIGSET_BYTES));
 }
+
+/* rt_sigaction itself, with arch/'s restorer as the freestanding backend does: the C
+ * library's sigaction() guards its own internal signals, which a single-threaded recorder
+ * does not use (0.6-0.9 KiB of musl) */
+#ifdef ARCH_SIGRESTORER_ASM
+ARCH_SIGRESTORER_ASM
+#endif
 
 long sys_signal(int sig, tp_sighandler_t handler, int restart)
 {
-	struct sigaction sa;
+	struct arch_sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	sa.sa_flags = restart ? SA_RESTART : 0;
-	return ret(sigaction(sig, &sa, NULL));
+	arch_sigaction_set(&sa, handler, restart ? TP_SA_RESTART : 0);
+	return ret(syscall(TP_NR_rt_sigaction, sig, &sa, 0, ARCH_SIGSET_BYTES));
 }
 
 long sys_sigmask(int how, int sig)
@@ -308,37 +330,37 @@ long sys_sigmask(int how, int sig)
 
 long sys_socket(int domain, int type, int proto)
 {
-	return ret(socket(domain, type, proto));
+	return ret(syscall(TP_NR_socket, domain, type, proto));
 }
 
 long sys_connect(int fd, const void *addr, unsigned addrlen)
 {
-	return ret(connect(fd, addr, addrlen));
+	return ret(syscall(TP_NR_connect, fd, addr, addrlen));
 }
 
 long sys_bind(int fd, const void *addr, unsigned addrlen)
 {
-	return ret(bind(fd, addr, addrlen));
+	return ret(syscall(TP_NR_bind, fd, addr, addrlen));
 }
 
 long sys_listen(int fd, int backlog)
 {
-	return ret(listen(fd, backlog));
+	return ret(syscall(TP_NR_listen, fd, backlog));
 }
 
 long sys_accept4(int fd, void *addr, unsigned *addrlen, int flags)
 {
-	return ret(accept4(fd, addr, addrlen, flags));
+	return ret(syscall(TP_NR_accept4, fd, addr, addrlen, flags));
 }
 
 long sys_setsockopt(int fd, int level, int name, const void *val, unsigned len)
 {
-	return ret(setsockopt(fd, level, name, val, len));
+	return ret(syscall(TP_NR_setsockopt, fd, level, name, val, len));
 }
 
 long sys_shutdown(int fd, int how)
 {
-	return ret(shutdown(fd, how));
+	return ret(syscall(TP_NR_shutdown, fd, how));
 }
 
 long sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
