@@ -151,13 +151,34 @@ static int add_tracepoint(void *ctx, const char *sys, const char *name)
 	return 0;
 }
 
+/* a hardware, software or raw (rNNNN) event: its type and config, or false */
+static bool builtin(const char *name, uint32_t *type, uint64_t *config)
+{
+	const char *n = tp_event_names;
+
+	if (name[0] == 'r' && name[1] && !tp_parse_u64(name + 1, 16, config)) {
+		*type = PERF_TYPE_RAW;
+		return true;
+	}
+	for (unsigned i = 0; i < tp_nr_event_names; i++, n += strlen(n) + 1)
+		if (!strcmp(name, n)) {
+			*type = tp_event_codes[i] >> 4;
+			*config = tp_event_codes[i] & 15;
+			return true;
+		}
+	return false;
+}
+
 static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size_t errlen)
 {
 	char name[128];
-	const char *slash = memchr(s, '/', len), *term = NULL, *n;
+	const char *slash = memchr(s, '/', len), *term = NULL;
 	size_t nlen = len, tlen = 0;
 	char *colon;
 	struct evsel *e;
+	uint32_t type = 0;
+	uint64_t config = 0;
+	bool known;
 
 	if (slash) {
 		nlen = (size_t)(slash - s);
@@ -172,7 +193,13 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 	memcpy(name, s, nlen);
 	name[nlen] = 0;
 	colon = strchr(name, ':');
-	if (IS_ENABLED(CONFIG_REC_TRACEPOINTS) && colon && tracefs__dir()) {
+	if (colon)
+		*colon = 0;
+	known = builtin(name, &type, &config);
+	if (colon)
+		*colon = ':';
+	/* "cpu-clock:u" is an event with modifiers, whatever tracefs holds */
+	if (IS_ENABLED(CONFIG_REC_TRACEPOINTS) && colon && !known && tracefs__dir()) {
 		/* sys:name or sys:glob (a tracing system exists under that name) */
 		struct glob_ctx g = { l, term, tlen, 0 };
 		char *mod = strchr(colon + 1, ':');
@@ -203,30 +230,15 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 	}
 	if (colon)
 		*colon = 0;
+	if (!known) {
+		tp_snprintf(err, errlen, "unknown event '%s': see 'tinyperf list'", name);
+		return -TP_ENOENT;
+	}
 	e = add(l, name, strlen(name));
 	if (!e)
 		goto too_many;
-	if (name[0] == 'r' && name[1]) {
-		uint64_t raw;
-
-		if (!tp_parse_u64(name + 1, 16, &raw)) {
-			e->attr.type = PERF_TYPE_RAW;
-			e->attr.config = raw;
-			goto mods;
-		}
-	}
-	n = tp_event_names;
-	for (unsigned i = 0; i < tp_nr_event_names; i++, n += strlen(n) + 1) {
-		if (!strcmp(name, n)) {
-			e->attr.type = tp_event_codes[i] >> 4;
-			e->attr.config = tp_event_codes[i] & 15;
-			goto mods;
-		}
-	}
-	tp_snprintf(err, errlen, "unknown event '%s': see 'tinyperf list'", name);
-	l->nr--;
-	return -TP_ENOENT;
-mods:
+	e->attr.type = type;
+	e->attr.config = config;
 	if (colon) {
 		*colon = ':';
 		tp_strlcpy(e->name, name, sizeof(e->name));

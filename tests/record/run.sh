@@ -126,6 +126,20 @@ if perf script -i "$work/sched.data" 2>/dev/null | grep -q 'sched:sched_switch: 
 else
 	fail "sched: perf script does not decode sched_switch: $(perf script -i "$work/sched.data" 2>&1 | grep sched_switch | head -n1)"
 fi
+# :u and :k modifiers (with tracefs mounted too): only user, only kernel addresses
+for m in u k; do
+	record "mod-$m" -e "cpu-clock:$m,sched:sched_switch" -- "$wl/sysc" 0.5
+	set -- $(perf script -i "$work/mod-$m.data" -F event,ip 2>/dev/null |
+		 awk '$1 ~ /^cpu-clock/ { if ($2 ~ /^ffff/) k++; else u++ } END { print u + 0, k + 0 }')
+	attr=$(perf evlist -v -i "$work/mod-$m.data" 2>/dev/null | grep "^cpu-clock:$m:")
+	if [ $rc -eq 0 ] && { { [ $m = u ] && [ "$1" -gt 0 ] && [ "$2" -eq 0 ] &&
+	     echo "$attr" | grep -q 'exclude_kernel: 1'; } ||
+	   { [ $m = k ] && [ "$2" -gt 0 ] && [ "$1" -eq 0 ] && echo "$attr" | grep -q 'exclude_user: 1'; }; }; then
+		ok "cpu-clock:$m beside a tracepoint: $1 user and $2 kernel samples, as asked"
+	else
+		fail "cpu-clock:$m: rc $rc, $1 user and $2 kernel samples, attr '$attr' $(head -c 200 "$work/mod-$m.err")"
+	fi
+done
 record syscalls -e 'raw_syscalls:*/call-graph=no/' -g -- "$wl/sysc" 0.3
 if [ $rc -eq 0 ] && perf script -i "$work/syscalls.data" 2>/dev/null | grep -q 'raw_syscalls:sys_enter: NR 110'; then
 	ok "raw_syscalls:* glob with /call-graph=no/: getppid (NR 110) entries decoded"
