@@ -396,11 +396,16 @@ out_in:
 /* [vdso]: the image the kernel maps into every process of this ABI, this one's included (the
  * build-id rec-features.c gave is this image's): read in memory, as far as its section
  * headers, which end the image, or its last load segment reach */
-static bool vdso_image(struct elf *x, uint8_t *buf)
+static bool vdso_image(struct symembed *e, struct elf *x, uint8_t *buf)
 {
 	const uint8_t *p = (const uint8_t *)tp_getauxval(AT_SYSINFO_EHDR);
 	uint64_t end;
 
+	/* processes of the other word size (32-bit ones beside a 64-bit tinyperf, or the
+	 * reverse) have another vdso, which the host cannot tell from this one without their
+	 * binaries: then none gets embedded symbols */
+	if (e->vdso_classes & (1u << ((uintptr_t)p >> 16 >> 16 == 0)))
+		return false;
 	if (!p || memcmp(p, "\177ELF", 4) || (p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
 		return false;
 	x->is64 = p[4] == 2;
@@ -445,7 +450,7 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 	for (uint32_t k = 0; k < e->nr_lo; k++)
 		e->lo[k] = addrset_start(e->as, e->as->tmp[i + k]);
 	if (path[0] == '[') {
-		if (!vdso_image(&x, hdr))
+		if (!vdso_image(e, &x, hdr))
 			return;
 	} else {
 		fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);

@@ -33,6 +33,7 @@ int symembed__begin(struct symembed *e, struct record *r)
 	memset(e, 0, sizeof(*e));
 	e->as = r->track.as;
 	e->dsos = &r->track.dsos;
+	e->vdso_classes = r->track.vdso_classes;
 	/* a pipe to stdout is for Linux perf, which refuses private features in a pipe */
 	if (!e->as || !e->as->nr || (r->pipe && !r->w.pipe_private))
 		return -TP_ENODATA;

@@ -5,7 +5,8 @@
  * take while recording, when it could), and encoded as one private feature.
  *
  * [vdso]: its .dynsym, from the image in tinyperf's own memory (AT_SYSINFO_EHDR): the same
- * kernel's, the one whose build-id is recorded for it.
+ * kernel's, the one whose build-id is recorded for it; none when processes of the other word
+ * size (whose vdso differs) mapped one too (track.vdso_classes).
  *
  * Which symbols: function symbols (STT_FUNC, STT_GNU_IFUNC) that overlap a sampled range;
  * for a range no sized symbol covers, the nearest function symbol below it when that one has
@@ -52,6 +53,7 @@ struct symembed {
 	char *linebuf;			/* SYMEMBED_LINEBUF bytes, for reading kallsyms */
 	int kfd[2];			/* kallsyms copied while recording (ksyms-snap.h), or -1 */
 	bool have_kernel;		/* kernel or module addresses were sampled */
+	uint8_t vdso_classes;		/* track's */
 	bool kernel_mods;		/* module addresses were */
 	uint8_t kernel_id[20], kernel_id_len;
 };

@@ -370,6 +370,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 	case PERF_RECORD_MISC_USER:
 		p = proc_get(t, rd32(b));
 		kind = TRACK_USER;
+		if (!strcmp(name, "[vdso]"))	/* 32-bit (compat) processes' sit below 4 GiB */
+			t->vdso_classes |= (uint8_t)(1u << (start >> 32 != 0));
 		break;
 	default:
 		return 0;	/* guests, hypervisor: not ours */

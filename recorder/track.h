@@ -88,6 +88,7 @@ struct track {
 	struct track_proc *kernel;	/* kernel and module maps */
 	struct dsos dsos;		/* the files the maps point to */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
+	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above */
 	/* last lookups */
 	struct track_proc *last_proc;
 	const struct track_map *last_user, *last_kernel;

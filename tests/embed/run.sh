@@ -337,6 +337,26 @@ else
 	fail "[vdso]: header '$line', build-id '$vid', perf '$(echo $want)' $(cat vdso.rec-err)"
 fi
 
+# a 32-bit process beside a 64-bit one: two vdso images the host cannot tell apart without
+# the binaries, so neither gets embedded symbols (never names from the wrong image)
+musl=${TP_DL_DIR:-$src/out/dl}/musl-i386/usr
+lib=$musl/lib/i386-linux-musl
+if $cc -m32 -static -nostdinc -nostdlib -fno-stack-protector -fno-pie -no-pie -O1 \
+	-isystem "$musl/include/i386-linux-musl" -isystem "$($cc -print-file-name=include)" \
+	-o wl32 "$lib/crt1.o" "$lib/crti.o" "$src/tests/report/vdso32-wl.c" "$lib/libc.a" \
+	"$($cc -m32 -print-libgcc-file-name)" "$lib/crtn.o" 2>wl32.err; then
+	"$rec" record -q -g -o vdso2.data -- sh -c './clock-app 2000000 & ./wl32 400; wait' 2>vdso2.rec-err
+	n32=$(perf report -i vdso2.data --stdio --no-children --sort comm,dso 2>/dev/null |
+	      awk '/^ +[0-9.]+%/ && $2 == "wl32" && $3 == "[vdso32]" { print $1 }')
+	if [ -n "$n32" ] && ! "$host" header -i vdso2.data 2>/dev/null | grep -q '^#   \[vdso\]: '; then
+		ok "a 32-bit process's vdso beside a 64-bit one (perf: $n32 of the samples in [vdso32]): no [vdso] symbols embedded"
+	else
+		fail "32-bit + 64-bit vdso: $n32 wl32 vdso samples; $("$host" header -i vdso2.data 2>&1 | grep vdso)"
+	fi
+else
+	fail "setup: building vdso32-wl.c -m32 against $musl: $(head -n 2 wl32.err | tr '\n' ' ')"
+fi
+
 # ---- flight recorder snapshots -------------------------------------------------------
 mkdir -p flight
 # long enough (4-8 s here) that the signal at 1.5 s lands while the command runs
