@@ -6,17 +6,22 @@
  * As soon as the first kernel or module address gets a sample, a helper process (forked:
  * another CPU does the work while the recording goes on) copies the function symbols into
  * two unlinked files beside the output ($TMPDIR or /tmp for streams): 16-byte entries
- * (address, type, where the name is) and the names, about 2.5 MB and 3 MB for that kernel;
- * it dies with tinyperf. At the end and at each flight-recorder snapshot ksyms.c walks the
- * entries from the page cache and reads only the names it keeps. The copy is taken once: a module loaded after it is not in
- * it. When anything fails (no room, no /proc, kptr_restrict), ksyms.c reads /proc/kallsyms
- * itself as before. */
+ * (address, type, where the name is) and the names, up to about 2 MB and 3 MB for that
+ * kernel; it dies with tinyperf. It copies only as far as the samples need: tinyperf sends
+ * it the highest kernel address sampled so far (all of the file once a module got one; the
+ * kernel's own lines are sorted) and it stops at the first line past it until a higher one
+ * comes, so a recording that samples little of the kernel costs little more than the old
+ * read at the end did. At the end and at each flight-recorder snapshot tinyperf sends the
+ * last ranges' end, waits for the helper to say it got there (most often it has), and
+ * ksyms.c walks the entries from the page cache, reading only the names it keeps. The copy
+ * is taken once: a module loaded after its lines went by is not in it. When anything fails
+ * (no room, no /proc, kptr_restrict), ksyms.c reads /proc/kallsyms itself as before. */
 #include "libc-shim/shim.h"
 #include "recorder/ksyms-snap.h"
 #include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 
-enum { SNAP_IDLE, SNAP_RUNNING, SNAP_READY, SNAP_NONE };
+enum { SNAP_IDLE, SNAP_RUNNING, SNAP_NONE };
 
 static void close2(const int fd[2])
 {
@@ -25,7 +30,7 @@ static void close2(const int fd[2])
 			sys_close(fd[i]);
 }
 
-static __attribute__((noreturn)) void helper(const int fd[2])
+static __attribute__((noreturn)) void helper(const struct ksyms_snap *k, int ctl, int ack)
 {
 	sys_prctl(TP_PR_SET_PDEATHSIG, TP_SIGKILL, 0, 0, 0);
 	/* ^C reaches the whole process group: tinyperf decides when this one stops */
@@ -33,7 +38,7 @@ static __attribute__((noreturn)) void helper(const int fd[2])
 	sys_signal(TP_SIGTERM, TP_SIG_IGN, 0);
 	sys_signal(TP_SIGHUP, TP_SIG_IGN, 0);
 	sys_signal(TP_SIGUSR2, TP_SIG_IGN, 0);
-	sys_exit_group(ksyms__copy(fd[0], fd[1]));
+	sys_exit_group(ksyms__copy(k->fd[0], k->fd[1], ctl, ack));
 }
 
 /* an unlinked file in the output's directory, else $TMPDIR or /tmp: an fd or <0 */
@@ -81,48 +86,92 @@ static bool kernel_hit(const struct record *r)
 	return false;
 }
 
+/* how far the copy must go for what was sampled so far */
+static uint64_t want(const struct record *r)
+{
+	return r->track.kmods ? ~0ULL : r->track.kmax + 1;
+}
+
+static void send(struct ksyms_snap *k, uint64_t t)
+{
+	if (t > k->sent && sys_write(k->ctl, &t, sizeof(t)) == sizeof(t))
+		k->sent = t;
+}
+
+static void stop(struct ksyms_snap *k)
+{
+	sys_kill(k->pid, TP_SIGKILL);
+	sys_wait4(k->pid, NULL, 0, NULL);
+	sys_close(k->ctl);
+	sys_close(k->ack);
+	close2(k->fd);
+	k->state = SNAP_NONE;
+}
+
 void ksyms_snap__poll(struct record *r)
 {
 	struct ksyms_snap *k = &r->ksnap;
+	int ctl[2], ack[2];
 	long pid = -1;
 
+	if (k->state == SNAP_RUNNING)
+		send(k, want(r));
 	if (k->state != SNAP_IDLE || !r->track.as || !kernel_hit(r))
 		return;
 	k->state = SNAP_NONE;
 	k->fd[0] = scratch(r, 'i');
 	k->fd[1] = k->fd[0] < 0 ? -1 : scratch(r, 'n');
-	if (k->fd[1] >= 0)
-		pid = sys_fork();
-	if (pid == 0)
-		helper(k->fd);
-	if (pid < 0) {
+	if (k->fd[1] < 0 || sys_pipe2(ctl, TP_O_CLOEXEC)) {
 		close2(k->fd);
 		return;
 	}
+	if (sys_pipe2(ack, TP_O_CLOEXEC) == 0)
+		pid = sys_fork();
+	if (pid == 0)
+		helper(k, ctl[0], ack[1]);
+	sys_close(ctl[0]);
+	if (pid < 0) {
+		sys_close(ctl[1]);
+		close2(k->fd);
+		return;
+	}
+	sys_close(ack[1]);
+	k->ctl = ctl[1];
+	k->ack = ack[0];
+	sys_fcntl(k->ctl, TP_F_SETFL, TP_O_NONBLOCK);	/* never blocks the recording */
 	k->pid = (int)pid;
+	k->sent = k->reached = 0;
 	k->state = SNAP_RUNNING;
+	send(k, want(r));
 }
 
-void ksyms_snap__get(struct record *r, int fd[2])
+void ksyms_snap__get(struct record *r, uint64_t upto, int fd[2])
 {
 	struct ksyms_snap *k = &r->ksnap;
-	int status = -1;
+	uint64_t v[8];
 
+	fd[0] = fd[1] = -1;
 	if (k->state == SNAP_RUNNING) {
-		long p;
+		sys_fcntl(k->ctl, TP_F_SETFL, 0);
+		send(k, TP_MAX(upto, want(r)));
+		sys_fcntl(k->ctl, TP_F_SETFL, TP_O_NONBLOCK);
+		/* what it reached, until it is this far (it writes nothing else) */
+		while (k->reached < upto) {
+			struct tp_pollfd p = { k->ack, TP_POLLIN, 0 };
+			long n = sys_poll(&p, 1, 30000);
 
-		do
-			p = sys_wait4(k->pid, &status, 0, NULL);
-		while (p == -TP_EINTR);
-		k->pid = 0;
-		k->state = SNAP_READY;
-		if (p < 0 || status != 0) {
-			close2(k->fd);
-			k->state = SNAP_NONE;
+			n = n > 0 ? sys_read(k->ack, v, sizeof(v)) : n == 0 ? -TP_ETIMEDOUT : n;
+			if (n == -TP_EINTR)
+				continue;
+			if (n < (long)sizeof(*v)) {	/* it failed, or died */
+				stop(k);
+				break;
+			}
+			for (long i = 0; i < n / (long)sizeof(*v); i++)
+				k->reached = TP_MAX(k->reached, v[i]);
 		}
 	}
-	fd[0] = fd[1] = -1;
-	if (k->state == SNAP_READY && sys_lseek(k->fd[0], 0, 0) == 0) {
+	if (k->state == SNAP_RUNNING && sys_lseek(k->fd[0], 0, 0) == 0) {
 		fd[0] = k->fd[0];
 		fd[1] = k->fd[1];
 	}
@@ -135,11 +184,7 @@ void ksyms_snap__close(struct record *r)
 {
 	struct ksyms_snap *k = &r->ksnap;
 
-	if (k->state == SNAP_RUNNING) {
-		sys_kill(k->pid, TP_SIGKILL);
-		sys_wait4(k->pid, NULL, 0, NULL);
-	}
-	if (k->state == SNAP_RUNNING || k->state == SNAP_READY)
-		close2(k->fd);
+	if (k->state == SNAP_RUNNING)
+		stop(k);
 	k->state = SNAP_NONE;
 }

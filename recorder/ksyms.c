@@ -177,9 +177,30 @@ static size_t fetch(const struct ksrc *in, const struct ksym *s, char *buf, size
 	return n;
 }
 
-/* In the helper process (ksyms-snap.c): /proc/kallsyms into the copy. 0, 1 (an error) or
- * 2 (no function with an address: kptr_restrict). */
-int ksyms__copy(int ifd, int nfd)
+/* the next target from tinyperf, above the last one: false when it closed the pipe */
+static bool target(int ctl, uint64_t *t)
+{
+	uint64_t v[64], best = *t;
+	long n;
+
+	while (best <= *t) {
+		n = sys_read(ctl, v, sizeof(v));
+		if (n == -TP_EINTR)
+			continue;
+		if (n < (long)sizeof(*v))
+			return false;
+		for (long i = 0; i < n / (long)sizeof(*v); i++)
+			best = TP_MAX(best, v[i]);
+	}
+	*t = best;
+	return true;
+}
+
+/* In the helper process (ksyms-snap.c): /proc/kallsyms into the copy, only as far as
+ * tinyperf asks (the first kernel line at or above its target): the kernel formats it at
+ * half a microsecond a line, and a recording seldom needs it all (a system at rest samples
+ * the idle path and little else). */
+int ksyms__copy(int ifd, int nfd, int ctl, int ack)
 {
 	/* reads as big as the kernel's (a smaller one makes it seek back, walking names) */
 	char text[32768], names[16384];
@@ -187,15 +208,19 @@ int ksyms__copy(int ifd, int nfd)
 	struct ksrc in = { .ifd = -1 };
 	struct ksym s;
 	uint32_t n = 0, noff = 0, nn = 0, kept = 0;
+	uint64_t want = 0;
+	int err = 0;
 
+	if (!target(ctl, &want))
+		return 0;
 	if (open_text(&in, text, sizeof(text)))
 		return 1;
 	while (next(&in, &s)) {
 		size_t len, m;
 
 		if (n == TP_ARRAY_SIZE(v) || nn + 2 * 512 > sizeof(names)) {
-			if (tp_write_all(ifd, v, n * sizeof(*v)) < 0 ||
-			    tp_write_all(nfd, names, nn) < 0)
+			/* names first: an entry read is never ahead of its name */
+			if (tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0)
 				return 1;
 			n = nn = 0;
 		}
@@ -210,11 +235,24 @@ int ksyms__copy(int ifd, int nfd)
 		nn += (uint32_t)len;
 		noff += (uint32_t)len;
 		kept++;
+		if (s.in_mod || s.addr < want)
+			continue;
+		/* there: all of it out, say so, and wait for a target further on */
+		if (tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0 ||
+		    tp_write_all(ack, &want, sizeof(want)) < 0)
+			return 1;
+		n = nn = 0;
+		if (!target(ctl, &want))
+			goto out;
 	}
+	err = in.err;
+	want = ~0ULL;		/* the end: everything is in */
+	if (err || tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0 ||
+	    (kept && tp_write_all(ack, &want, sizeof(want)) < 0))
+		err = 1;
+out:
 	sys_close(in.fd);
-	if (in.err || tp_write_all(ifd, v, n * sizeof(*v)) < 0 || tp_write_all(nfd, names, nn) < 0)
-		return 1;
-	return kept ? 0 : 2;
+	return err ? 1 : kept ? 0 : 2;
 }
 
 static uint32_t str(struct symembed *e, const char *s)

@@ -60,8 +60,7 @@ int symembed__begin(struct symembed *e, struct record *r)
 		if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER)
 			e->have_kernel = true;
 	e->kfd[0] = -1;
-	if (e->have_kernel)
-		ksyms_snap__get(r, e->kfd);
+	e->rec = r;
 	return 0;
 }
 
@@ -260,6 +259,9 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 						  TRACK_MODULE;
 			}
 		addrset_sort_u64(e->lo, e->nr_lo);
+		/* the kallsyms copy, as far as the last range's end (all of it with modules) */
+		ksyms_snap__get(e->rec, e->kernel_mods || !e->nr_lo ? ~0ULL :
+				symembed__range_end(e, e->nr_lo - 1), e->kfd);
 		if (!ksyms__read(e) && e->nr_sel) {
 			/* the pairs were sorted by DSO first: merge the kernel's and modules' */
 			struct symembed_sel *v = e->sel;

@@ -52,6 +52,7 @@ struct symembed {
 	uint32_t name_len;		/* bytes of it read (0: none, a new file) */
 	char *linebuf;			/* SYMEMBED_LINEBUF bytes, for reading kallsyms */
 	int kfd[2];			/* kallsyms copied while recording (ksyms-snap.h), or -1 */
+	struct record *rec;
 	bool have_kernel;		/* kernel or module addresses were sampled */
 	uint8_t vdso_classes;		/* track's */
 	bool kernel_mods;		/* module addresses were */

@@ -464,6 +464,12 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 		*cache = m = &p->maps[i];
 	}
 	t->dsos.v[m->dso].hit = true;
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && cache == &t->last_kernel) {
+		if (t->dsos.v[m->dso].kind == TRACK_MODULE)
+			t->kmods = true;
+		else if (addr > t->kmax)
+			t->kmax = addr;
+	}
 	/* embedded symbols: user addresses as file offsets, kernel ones as they are */
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
 		addrset__add(t->as, m->dso, cache == &t->last_kernel ? addr :

@@ -89,6 +89,8 @@ struct track {
 	struct dsos dsos;		/* the files the maps point to */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
 	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above */
+	uint64_t kmax;			/* the highest kernel (not module) address sampled */
+	bool kmods;			/* a module address was */
 	/* last lookups */
 	struct track_proc *last_proc;
 	const struct track_map *last_user, *last_kernel;
