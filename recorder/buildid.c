@@ -21,13 +21,32 @@ struct elf {
 };
 
 /* an n-byte integer in either byte order */
-static uint64_t get(const uint8_t *p, unsigned n, bool be)
+uint64_t elf_get(const uint8_t *p, unsigned n, bool be)
 {
 	uint64_t v = 0;
 
+	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {	/* the usual case: a load */
+		uint16_t h;
+		uint32_t w;
+
+		switch (n) {
+		case 2: memcpy(&h, p, 2); return h;
+		case 4: memcpy(&w, p, 4); return w;
+		case 8: memcpy(&v, p, 8); return v;
+		}
+	}
 	for (unsigned i = 0; i < n; i++)
 		v = v << 8 | p[be ? i : n - 1 - i];
 	return v;
+}
+
+int elf_ident(const uint8_t *h, bool *is64, bool *be)
+{
+	if (memcmp(h, "\177ELF", 4) || h[4] < 1 || h[4] > 2 || h[5] < 1 || h[5] > 2)
+		return -TP_ENOEXEC;
+	*is64 = h[4] == 2;
+	*be = h[5] == 2;
+	return 0;
 }
 
 static int elf_read(const struct elf *e, void *buf, size_t len, uint64_t off)
@@ -51,15 +70,13 @@ static int elf_open(struct elf *e)
 
 	if (err)
 		return err;
-	if (memcmp(h, "\177ELF", 4) || h[4] < 1 || h[4] > 2 || h[5] < 1 || h[5] > 2)
-		return -TP_ENOEXEC;
-	e->is64 = h[4] == 2;
-	e->be = h[5] == 2;
+	if ((err = elf_ident(h, &e->is64, &e->be)))
+		return err;
 	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
 		return err;
-	e->phoff = e->is64 ? get(h + 32, 8, e->be) : get(h + 28, 4, e->be);
-	e->phentsize = (unsigned)get(h + (e->is64 ? 54 : 42), 2, e->be);
-	e->phnum = TP_MIN((unsigned)get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
+	e->phoff = e->is64 ? elf_get(h + 32, 8, e->be) : elf_get(h + 28, 4, e->be);
+	e->phentsize = (unsigned)elf_get(h + (e->is64 ? 54 : 42), 2, e->be);
+	e->phnum = TP_MIN((unsigned)elf_get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
 	return e->phnum && e->phentsize < (e->is64 ? 56u : 32u) ? -TP_ENOEXEC : 0;
 }
 
@@ -72,15 +89,15 @@ static int elf_phdr(const struct elf *e, unsigned i, uint32_t *type, uint64_t *o
 
 	if (err)
 		return err;
-	*type = (uint32_t)get(p, 4, e->be);
+	*type = (uint32_t)elf_get(p, 4, e->be);
 	if (e->is64) {
-		*off = get(p + 8, 8, e->be);
-		*filesz = get(p + 32, 8, e->be);
-		*align = get(p + 48, 8, e->be);
+		*off = elf_get(p + 8, 8, e->be);
+		*filesz = elf_get(p + 32, 8, e->be);
+		*align = elf_get(p + 48, 8, e->be);
 	} else {
-		*off = get(p + 4, 4, e->be);
-		*filesz = get(p + 16, 4, e->be);
-		*align = get(p + 28, 4, e->be);
+		*off = elf_get(p + 4, 4, e->be);
+		*filesz = elf_get(p + 16, 4, e->be);
+		*align = elf_get(p + 28, 4, e->be);
 	}
 	return 0;
 }
@@ -92,14 +109,14 @@ static int find_note(const uint8_t *p, size_t len, size_t align, bool be,
 	size_t off = 0, desc;
 
 	while (off <= len && len - off >= 12) {
-		uint64_t namesz = get(p + off, 4, be), descsz = get(p + off + 4, 4, be);
+		uint64_t namesz = elf_get(p + off, 4, be), descsz = elf_get(p + off + 4, 4, be);
 
 		if (namesz > len || descsz > len)
 			break;
 		desc = off + 12 + TP_ALIGN((size_t)namesz, align);
 		if (desc > len || descsz > len - desc)
 			break;
-		if (get(p + off + 8, 4, be) == NT_GNU_BUILD_ID && namesz == 4 &&
+		if (elf_get(p + off + 8, 4, be) == NT_GNU_BUILD_ID && namesz == 4 &&
 		    !memcmp(p + off + 12, "GNU", 4) && descsz) {
 			*idlen = (uint8_t)TP_MIN(descsz, (uint64_t)BUILD_ID_MAX);
 			memcpy(id, p + desc, *idlen);

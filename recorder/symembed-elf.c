@@ -49,25 +49,6 @@ struct elf {
 	struct { uint64_t vaddr, off, filesz; } seg[MAX_SEGS];
 };
 
-static uint64_t get(const uint8_t *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-
-	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {	/* the usual case: a load */
-		uint16_t h;
-		uint32_t w;
-
-		switch (n) {
-		case 2: memcpy(&h, p, 2); return h;
-		case 4: memcpy(&w, p, 4); return w;
-		case 8: memcpy(&v, p, 8); return v;
-		}
-	}
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[be ? i : n - 1 - i];
-	return v;
-}
-
 static long elf_pread(const struct elf *x, void *buf, size_t len, uint64_t off)
 {
 	if (!x->mem)
@@ -96,17 +77,15 @@ static int elf_open(struct elf *x, uint8_t *buf)
 
 	if (err)
 		return err;
-	if (memcmp(buf, "\177ELF", 4) || buf[4] < 1 || buf[4] > 2 || buf[5] < 1 || buf[5] > 2)
+	if (elf_ident(buf, &x->is64, &x->be))
 		return -TP_ENOEXEC;
-	x->is64 = buf[4] == 2;
-	x->be = buf[5] == 2;
-	x->machine = (uint16_t)get(buf + 18, 2, x->be);
-	phoff = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 28, 4, x->be);
-	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
-	phent = (unsigned)get(buf + (x->is64 ? 54 : 42), 2, x->be);
-	phnum = (unsigned)get(buf + (x->is64 ? 56 : 44), 2, x->be);
-	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)get(buf + (x->is64 ? 60 : 48), 2, x->be);
+	x->machine = (uint16_t)elf_get(buf + 18, 2, x->be);
+	phoff = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 28, 4, x->be);
+	shoff = x->is64 ? elf_get(buf + 40, 8, x->be) : elf_get(buf + 32, 4, x->be);
+	phent = (unsigned)elf_get(buf + (x->is64 ? 54 : 42), 2, x->be);
+	phnum = (unsigned)elf_get(buf + (x->is64 ? 56 : 44), 2, x->be);
+	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
+	shnum = (unsigned)elf_get(buf + (x->is64 ? 60 : 48), 2, x->be);
 	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u) ||
 	    phent > SYMBUF / 64 * 2 || shent > SYMBUF / 64 * 2)
 		return -TP_ENOEXEC;
@@ -116,11 +95,11 @@ static int elf_open(struct elf *x, uint8_t *buf)
 	for (unsigned i = 0; i < phnum && x->nr_segs < MAX_SEGS; i++) {
 		uint8_t *p = buf + i * phent;
 
-		if (get(p, 4, x->be) != PT_LOAD)
+		if (elf_get(p, 4, x->be) != PT_LOAD)
 			continue;
-		x->seg[x->nr_segs].off = x->is64 ? get(p + 8, 8, x->be) : get(p + 4, 4, x->be);
-		x->seg[x->nr_segs].vaddr = x->is64 ? get(p + 16, 8, x->be) : get(p + 8, 4, x->be);
-		x->seg[x->nr_segs++].filesz = x->is64 ? get(p + 32, 8, x->be) : get(p + 16, 4, x->be);
+		x->seg[x->nr_segs].off = x->is64 ? elf_get(p + 8, 8, x->be) : elf_get(p + 4, 4, x->be);
+		x->seg[x->nr_segs].vaddr = x->is64 ? elf_get(p + 16, 8, x->be) : elf_get(p + 8, 4, x->be);
+		x->seg[x->nr_segs++].filesz = x->is64 ? elf_get(p + 32, 8, x->be) : elf_get(p + 16, 4, x->be);
 	}
 	/* .symtab wins over .dynsym (it has the static functions too) */
 	per = SYMBUF / shent;
@@ -131,22 +110,22 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		if (i % per == 0 && rd(x, buf, (size_t)TP_MIN(per, shnum - i) * shent,
 				       shoff + (uint64_t)i * shent))
 			break;
-		type = (uint32_t)get(p + 4, 4, x->be);
+		type = (uint32_t)elf_get(p + 4, 4, x->be);
 		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
 			continue;
 		best = type;
 		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
-		x->sym_off = x->is64 ? get(p + 24, 8, x->be) : get(p + 16, 4, x->be);
-		x->sym_size = x->is64 ? get(p + 32, 8, x->be) : get(p + 20, 4, x->be);
-		x->sym_ent = x->is64 ? get(p + 56, 8, x->be) : get(p + 36, 4, x->be);
-		link = get(p + (x->is64 ? 40 : 24), 4, x->be);
+		x->sym_off = x->is64 ? elf_get(p + 24, 8, x->be) : elf_get(p + 16, 4, x->be);
+		x->sym_size = x->is64 ? elf_get(p + 32, 8, x->be) : elf_get(p + 20, 4, x->be);
+		x->sym_ent = x->is64 ? elf_get(p + 56, 8, x->be) : elf_get(p + 36, 4, x->be);
+		link = elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
 	}
 	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
 		return -TP_ENODATA;
 	if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
 		return -TP_ENOEXEC;
-	x->str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-	x->str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+	x->str_off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
+	x->str_size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
 	return 0;
 }
 
@@ -256,14 +235,14 @@ static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
 			uint64_t v, size, off;
 
 			if (((info & 15) != STT_FUNC && (info & 15) != STT_GNU_IFUNC) ||
-			    !get(s + (x->is64 ? 6 : 14), 2, x->be))
+			    !elf_get(s + (x->is64 ? 6 : 14), 2, x->be))
 				continue;	/* not a function, or undefined */
-			v = x->is64 ? get(s + 8, 8, x->be) : get(s + 4, 4, x->be);
-			size = x->is64 ? get(s + 16, 8, x->be) : get(s + 8, 4, x->be);
+			v = x->is64 ? elf_get(s + 8, 8, x->be) : elf_get(s + 4, 4, x->be);
+			size = x->is64 ? elf_get(s + 16, 8, x->be) : elf_get(s + 8, 4, x->be);
 			if (thumb)
 				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
 			if (to_offset(x, v, &off))
-				elf_sym(e, off, size, (uint32_t)get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
+				elf_sym(e, off, size, (uint32_t)elf_get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
 					info >> 4 == 2 ? 'w' : 'l');
 		}
 		done += n;
@@ -308,27 +287,27 @@ static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t 
 
 	if (rd(x, buf, 64, 0))
 		return false;
-	shoff = x->is64 ? get(buf + 40, 8, x->be) : get(buf + 32, 4, x->be);
-	shent = (unsigned)get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)TP_MIN(get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
-	ndx = (unsigned)get(buf + (x->is64 ? 62 : 50), 2, x->be);
+	shoff = x->is64 ? elf_get(buf + 40, 8, x->be) : elf_get(buf + 32, 4, x->be);
+	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
+	shnum = (unsigned)TP_MIN(elf_get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
+	ndx = (unsigned)elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
 	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
 	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
 		return false;
-	str_off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-	str_size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+	str_off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
+	str_size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
 	for (unsigned i = 1; i < shnum; i++) {
 		uint64_t n;
 
 		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
 			return false;
-		n = get(buf, 4, x->be);
-		if (get(buf + 4, 4, x->be) != SHT_PROGBITS || n >= str_size ||
+		n = elf_get(buf, 4, x->be);
+		if (elf_get(buf + 4, 4, x->be) != SHT_PROGBITS || n >= str_size ||
 		    str_size - n < sizeof(want) || rd(x, name, sizeof(want), str_off + n) ||
 		    memcmp(name, want, sizeof(want)))
 			continue;
-		*off = x->is64 ? get(buf + 24, 8, x->be) : get(buf + 16, 4, x->be);
-		*size = x->is64 ? get(buf + 32, 8, x->be) : get(buf + 20, 4, x->be);
+		*off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
+		*size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
 		return true;
 	}
 	return false;
@@ -406,12 +385,10 @@ static bool vdso_image(struct symembed *e, struct elf *x, uint8_t *buf)
 	 * binaries: then none gets embedded symbols */
 	if (e->vdso_classes & (1u << ((uintptr_t)p >> 16 >> 16 == 0)))
 		return false;
-	if (!p || memcmp(p, "\177ELF", 4) || (p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
+	if (!p || elf_ident(p, &x->is64, &x->be))
 		return false;
-	x->is64 = p[4] == 2;
-	x->be = p[5] == 2;
-	end = (x->is64 ? get(p + 40, 8, x->be) : get(p + 32, 4, x->be)) +
-	      get(p + (x->is64 ? 60 : 48), 2, x->be) * get(p + (x->is64 ? 58 : 46), 2, x->be);
+	end = (x->is64 ? elf_get(p + 40, 8, x->be) : elf_get(p + 32, 4, x->be)) +
+	      elf_get(p + (x->is64 ? 60 : 48), 2, x->be) * elf_get(p + (x->is64 ? 58 : 46), 2, x->be);
 	x->mem = p;
 	x->mem_len = 4096;	/* the headers are in its first page */
 	elf_open(x, buf);	/* its load segments, at least */
