@@ -72,20 +72,6 @@ static int scratch(const struct record *r, char which)
 	return (int)fd;
 }
 
-/* a kernel or module address got a sample (last_kernel: the last one's map, until the maps
- * change) */
-static bool kernel_hit(const struct record *r)
-{
-	const struct dsos *d = &r->track.dsos;
-
-	if (r->track.last_kernel)
-		return true;
-	for (uint32_t i = 0; i < d->nr; i++)
-		if (d->v[i].name && d->v[i].kind != TRACK_USER && d->v[i].hit)
-			return true;
-	return false;
-}
-
 /* how far the copy must go for what was sampled so far */
 static uint64_t want(const struct record *r)
 {
@@ -116,7 +102,8 @@ void ksyms_snap__poll(struct record *r)
 
 	if (k->state == SNAP_RUNNING)
 		send(k, want(r));
-	if (k->state != SNAP_IDLE || !r->track.as || !kernel_hit(r))
+	/* not before a kernel or module address got a sample (track.c keeps the highest) */
+	if (k->state != SNAP_IDLE || !r->track.as || !(r->track.kmax || r->track.kmods))
 		return;
 	k->state = SNAP_NONE;
 	k->fd[0] = scratch(r, 'i');
