@@ -92,12 +92,14 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 	case PERF_RECORD_SAMPLE:
 		if (h->size < r->off_time + 8)
 			return true;
-		if (r->target == REC_TREE && !track__in_tree(&r->track, rd32(h, r->off_tid)))
-			return false;
-		r->samples++;
 		{
+			uint32_t pid = rd32(h, r->off_tid);
 			uint64_t t = rd64(h, r->off_time);
 
+			if (r->target == REC_TREE && (!track__in_tree(&r->track, pid) ||
+			    (pid == r->root && t < r->root_exec)))
+				return false;	/* not the tree's, or the command before its exec */
+			r->samples++;
 			if (!r->first_time || t < r->first_time)
 				r->first_time = t;
 			if (t > r->last_time)
@@ -160,12 +162,34 @@ static int emit(void *ctx, const void *rec_buf, size_t len)
 
 /* ---- the loop ---- */
 
-/* the pre-pass of a tree's drain: only FORKs, nothing kept */
-static bool fork_only(void *ctx, const struct perf_event_header *h)
+/* the pre-pass of a tree's drain, nothing kept: the tree's FORKs and MMAPs, and the time of
+ * the command's exec (its COMM_EXEC; the events are on from before the exec, and what the
+ * child ran before it is tinyperf's own code) */
+static bool tree_pre(void *ctx, const struct perf_event_header *h)
 {
 	struct record *r = ctx;
+	uint16_t idh = tp_id_hdr_size(r->sample_type);
+	bool take;
 
-	if (h->type == PERF_RECORD_FORK)
+	switch (h->type) {
+	case PERF_RECORD_FORK:
+		take = true;
+		break;
+	case PERF_RECORD_COMM:	/* an exec starts the maps afresh */
+		take = (h->misc & PERF_RECORD_MISC_COMM_EXEC) && h->size >= 16 + idh &&
+		       track__in_tree(&r->track, rd32(h, 8));
+		if (take && rd32(h, 8) == r->root && r->root_exec == ~0ULL)
+			r->root_exec = rd64(h, h->size - idh + 8);	/* the id trailer's TIME */
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		take = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
+		       h->size >= 12 && track__in_tree(&r->track, rd32(h, 8));
+		break;
+	default:
+		take = false;
+	}
+	if (take)
 		track__record(&r->track, h);
 	return false;
 }
@@ -173,14 +197,14 @@ static bool fork_only(void *ctx, const struct perf_event_header *h)
 static void drain(struct record *r)
 {
 	const struct ring_ops ops = { on_record, rec_write_out, r, r->bounce };
-	const struct ring_ops pre = { fork_only, rec_write_out, r, r->bounce };
+	const struct ring_ops pre = { tree_pre, rec_write_out, r, r->bounce };
 	uint64_t heads[REC_MAX_CPUS], pos;
 	bool any = false, bad;
 
 	if (r->o.overwrite)	/* read only at snapshots (recorder/flight.c) */
 		return;
 	/* a command's tree: a child's first samples can sit in one CPU's ring ahead of its FORK
-	 * in another's. Every ring's FORKs up to its head join the tree first, then the pass
+	 * or MMAPs in another's. Every ring's up to its head are taken first, then the pass
 	 * reads up to those heads, filtering with the whole picture. */
 	for (unsigned i = 0; i < r->el.nr_rings; i++) {
 		struct ring *g = &r->el.rings[i];
@@ -189,6 +213,10 @@ static void drain(struct record *r)
 		if (r->target == REC_TREE && g->page && heads[i] - g->prev <= g->size)
 			ring__walk(g, g->prev, heads[i], &pre, &pos, &bad);
 	}
+	/* the heads were read after the exec: no COMM_EXEC up to them means it was lost (an
+	 * overrun ring), and from now on every sample of the command counts */
+	if (r->target == REC_TREE && r->root_exec == ~0ULL && r->wl.started)
+		r->root_exec = 0;
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
 		if (ring__read_to(&r->el.rings[i], heads[i], &ops) > 0)
 			any = true;
@@ -365,7 +393,12 @@ int cmd_record(int argc, char **argv)
 	    (!r->o.overwrite && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
 				  (r->target <= REC_TASKS ? REC_SYNTH_TASKS : 0))))
 		goto out_kill;
-	if (r->target <= REC_TASKS)
+	/* a command's tree: on before the command starts, so that nothing it does goes
+	 * unrecorded however long tinyperf waits for the CPU after the exec (one CPU: the whole
+	 * run); the kernel's COMM_EXEC and MMAP2s describe the exec, and the samples from
+	 * before it (tinyperf's code in the child) are left out (tree_pre, on_record) */
+	r->root_exec = ~0ULL;
+	if (r->target <= REC_TREE)
 		evlist__enable(&r->el, true);
 	if (r->o.argv) {
 		e = workload__start(&r->wl);
@@ -375,15 +408,6 @@ int cmd_record(int argc, char **argv)
 			r->exit_status = 127;
 			goto out_finish;
 		}
-	}
-	if (r->target == REC_TREE) {
-		/* only now: the command has exec'd (workload__start saw the close-on-exec pipe
-		 * close), so tinyperf's own code in the child before execve is not sampled as the
-		 * command's. The kernel sent no COMM or MMAP for that exec: synthesize them, and
-		 * any child forked in between. */
-		evlist__enable(&r->el, true);
-		if (rec_synth(r, REC_SYNTH_TASKS))
-			goto out_finish;
 	}
 	loop(r);
 out_finish:

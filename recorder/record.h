@@ -31,6 +31,7 @@ struct record {
 	struct track track;
 	struct workload wl;
 	uint32_t root;             /* the command's pid, 0 without a command */
+	uint64_t root_exec;        /* REC_TREE: the time of its exec (~0: not seen yet) */
 	enum rec_target target;
 	int cpus[REC_MAX_CPUS];
 	unsigned nr_cpus;

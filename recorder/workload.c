@@ -98,5 +98,8 @@ int workload__start(struct workload *w)
 		n = sys_read(w->err_fd, &e, sizeof(e));
 	while (n == -TP_EINTR);
 	sys_close(w->err_fd);
-	return n == sizeof(e) ? (e ? e : -TP_ENOEXEC) : 0;
+	if (n == sizeof(e))
+		return e ? e : -TP_ENOEXEC;
+	w->started = true;
+	return 0;
 }

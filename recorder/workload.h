@@ -8,6 +8,7 @@ struct workload {
 	int pid;
 	int go_fd;      /* write end: one byte releases the child into execve */
 	int err_fd;     /* read end: the child's execve error (close-on-exec: EOF on success) */
+	bool started;   /* the execve succeeded */
 };
 
 /* fork the child; it waits for workload__start(); 0 or -errno */

@@ -16,6 +16,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 total_pass=0
 total_fail=0
 times=""
+failed_lines=""
 
 logname() { echo "$logs/$(echo "$1" | tr -c 'a-zA-Z0-9\n' '-').log"; }
 
@@ -34,6 +35,14 @@ account() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
+	# the failed checks' own lines, repeated at the very end (CI shows only the tail)
+	if [ $f -ne 0 ]; then
+		fl=$(grep '^\[FAIL\]' "$log" | cut -c1-300 | head -n 5)
+		[ -n "$fl" ] || fl="[FAIL] exit $rc: $(tail -n 2 "$log" | tr '\n' ' ' | cut -c1-250)"
+		failed_lines="$failed_lines$name:
+$fl
+"
+	fi
 	secs=$(($(date +%s) - start))
 	verdict=ok; [ $f -ne 0 ] && verdict=FAILED
 	times="$times$(printf '%-44s %5ss  %4s passed %3s failed  %s' "$name" "$secs" "$p" "$f" "$verdict")
@@ -114,5 +123,6 @@ echo
 echo "==== time per part"
 printf '%s' "$times"
 echo "total: $(($(date +%s) - check_start))s"
+[ -z "$failed_lines" ] || printf '==== what failed (the log of each part is in %s)\n%s' "$logs" "$failed_lines"
 echo "check: $total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
