@@ -15,14 +15,18 @@
 #define AT_SYSINFO_EHDR	33	/* the vdso's address, in the auxiliary vector: every arch */
 
 #define SHT_SYMTAB	2
+#define SHT_RELA	4
+#define SHT_REL		9
 #define SHT_DYNSYM	11
 #define PT_LOAD		1
 #define STT_FUNC	2
 #define STT_GNU_IFUNC	10
 #define EM_ARM		40
 #define EM_MIPS		8
+#define EM_AARCH64	183
 #define SHT_PROGBITS	1
 #define NAME_ALT	(1u << 31)	/* a name in the MiniDebugInfo's string table */
+#define NAME_PLT	(1u << 30)	/* "<symbol of .rel[a].plt entry N>@plt", N below */
 
 /* per range: the nearest function symbol at or below its start, the next one above it */
 struct egap {
@@ -40,6 +44,8 @@ struct elf {
 	bool is64, be;
 	uint16_t machine;
 	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
+	uint64_t plt_addr, plt_hdr, plt_ent, rel_off, rel_ent;	/* stubs: plt_find() */
+	uint32_t plt_nr, sym_ndx;
 	uint8_t src;
 	const uint8_t *mem;		/* the file in memory (MiniDebugInfo), else NULL: read fd */
 	uint64_t mem_len;
@@ -114,6 +120,7 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
 			continue;
 		best = type;
+		x->sym_ndx = i;
 		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
 		x->sym_off = x->is64 ? elf_get(p + 24, 8, x->be) : elf_get(p + 16, 4, x->be);
 		x->sym_size = x->is64 ? elf_get(p + 32, 8, x->be) : elf_get(p + 20, 4, x->be);
@@ -247,14 +254,24 @@ static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
 		}
 		done += n;
 	}
+	for (uint32_t k = 0; k < x->plt_nr; k++) {
+		uint64_t off;
+
+		if (to_offset(x, x->plt_addr + x->plt_hdr + k * x->plt_ent, &off))
+			elf_sym(e, off, x->plt_ent, NAME_PLT | k, 'g');
+	}
 	if (!x->alt)	/* (after the second table) */
 		elf_unsized(e);
 	return 0;
 }
 
+static const char *plt_name(struct symembed *e, const struct elf *x, uint32_t n);
+
 /* the names of an ELF block: its string table's (symembed__emit) */
 static const char *elf_name_of(struct symembed *e, const void *x, uint32_t off)
 {
+	if ((off & (NAME_ALT | NAME_PLT)) == NAME_PLT)
+		return plt_name(e, x, off & ~NAME_PLT);
 	return elf_name(e, x, off);
 }
 
@@ -277,15 +294,22 @@ static uint32_t run_start(const struct symembed *e, uint32_t d)
 
 /* ---- MiniDebugInfo ---- */
 
-/* the .gnu_debugdata section of x: its offset and size, or false */
-static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t *size)
+/* ---- sections by name ---- */
+
+struct esec {
+	uint64_t addr, off, size, entsize;
+	uint32_t type, link;
+};
+
+/* the section of x called name, or false */
+static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, struct esec *out)
 {
-	static const char want[] = ".gnu_debugdata";
+	size_t len = strlen(want) + 1;
 	uint64_t shoff, str_off, str_size;
 	unsigned shent, shnum, ndx;
-	char name[sizeof(want)];
+	char name[16];
 
-	if (rd(x, buf, 64, 0))
+	if (len > sizeof(name) || rd(x, buf, 64, 0))
 		return false;
 	shoff = x->is64 ? elf_get(buf + 40, 8, x->be) : elf_get(buf + 32, 4, x->be);
 	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
@@ -302,15 +326,83 @@ static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t 
 		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
 			return false;
 		n = elf_get(buf, 4, x->be);
-		if (elf_get(buf + 4, 4, x->be) != SHT_PROGBITS || n >= str_size ||
-		    str_size - n < sizeof(want) || rd(x, name, sizeof(want), str_off + n) ||
-		    memcmp(name, want, sizeof(want)))
+		if (n >= str_size || str_size - n < len || rd(x, name, len, str_off + n) ||
+		    memcmp(name, want, len))
 			continue;
-		*off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
-		*size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
+		out->type = (uint32_t)elf_get(buf + 4, 4, x->be);
+		out->addr = x->is64 ? elf_get(buf + 16, 8, x->be) : elf_get(buf + 12, 4, x->be);
+		out->off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
+		out->size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
+		out->link = (uint32_t)elf_get(buf + (x->is64 ? 40 : 24), 4, x->be);
+		out->entsize = x->is64 ? elf_get(buf + 56, 8, x->be) : elf_get(buf + 36, 4, x->be);
 		return true;
 	}
 	return false;
+}
+
+/* ---- PLT stubs ---- */
+
+/* x's .dynsym is its table: its .plt's stubs are named as perf names them, "memcpy@plt" (""
+ * for a slot without a symbol), one per .rela.plt (.rel.plt) entry over .plt laid out as a
+ * header and entries of the sizes perf 6.1 assumes. (With a .symtab perf finds the unsized
+ * _init stretched over .plt first, as elf_unsized does: no stubs then.) */
+static void plt_find(struct elf *x, uint8_t *buf)
+{
+	struct esec plt, rel;
+	bool rela;
+
+	if (x->src != TP_SYMTAB_SRC_DYNSYM || !elf_section(x, buf, ".plt", &plt) ||
+	    plt.type != SHT_PROGBITS ||
+	    (!elf_section(x, buf, ".rela.plt", &rel) && !elf_section(x, buf, ".rel.plt", &rel)))
+		return;
+	rela = rel.type == SHT_RELA;
+	if ((!rela && rel.type != SHT_REL) || rel.link != x->sym_ndx ||
+	    rel.entsize != (x->is64 ? 16u : 8u) + (rela ? (x->is64 ? 8u : 4u) : 0))
+		return;
+	x->plt_hdr = x->plt_ent = plt.entsize;
+	if (x->machine == EM_ARM)
+		x->plt_hdr = 20, x->plt_ent = 12;
+	else if (x->machine == EM_AARCH64)
+		x->plt_hdr = 32, x->plt_ent = 16;
+	if (!x->plt_ent || plt.size <= x->plt_hdr)
+		return;
+	x->plt_addr = plt.addr;
+	x->rel_off = rel.off;
+	x->rel_ent = rel.entsize;
+	x->plt_nr = (uint32_t)TP_MIN(rel.size / rel.entsize,
+				    TP_MIN((plt.size - x->plt_hdr) / x->plt_ent, (uint64_t)NAME_PLT - 1));
+}
+
+/* stub n's name: its relocation's symbol's, "@plt" added */
+static const char *plt_name(struct symembed *e, const struct elf *x, uint32_t n)
+{
+	static char name[512 + 4];
+	uint8_t b[24];
+	uint64_t sym;
+	const char *s = "";
+
+	if (!rd(x, b, (size_t)x->rel_ent, x->rel_off + (uint64_t)n * x->rel_ent)) {
+		sym = x->is64 ? elf_get(b + 8, 8, x->be) >> 32 : elf_get(b + 4, 4, x->be) >> 8;
+		if (sym && sym < x->sym_size / x->sym_ent &&
+		    !rd(x, b, 4, x->sym_off + sym * x->sym_ent))
+			s = elf_name(e, x, (uint32_t)elf_get(b, 4, x->be) & ~(NAME_ALT | NAME_PLT));
+	}
+	tp_snprintf(name, sizeof(name), "%s@plt", s);
+	return name;
+}
+
+/* ---- MiniDebugInfo ---- */
+
+/* the .gnu_debugdata section of x: its offset and size, or false */
+static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t *size)
+{
+	struct esec s;
+
+	if (!elf_section(x, buf, ".gnu_debugdata", &s) || s.type != SHT_PROGBITS)
+		return false;
+	*off = s.off;
+	*size = s.size;
+	return true;
 }
 
 static uint8_t *map(size_t size)
@@ -438,6 +530,8 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 	e->name_len = 0;	/* another file's names */
 	e->nr_sel = 0;
 	err = elf_open(&x, hdr);
+	if (!err)
+		plt_find(&x, hdr);
 	/* no .symtab: MiniDebugInfo's, when built in and there */
 	if (IS_ENABLED(CONFIG_REC_EMBED_MINIDEBUGINFO) &&
 	    (err == -TP_ENODATA || (!err && x.src != TP_SYMTAB_SRC_SYMTAB))) {
