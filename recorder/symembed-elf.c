@@ -55,6 +55,12 @@ struct elf {
 	struct { uint64_t vaddr, off, filesz; } seg[MAX_SEGS];
 };
 
+/* a field that is 8 bytes at o64 in ELF64 and 4 bytes at o32 in ELF32 */
+static TP_NOINLINE uint64_t word(const struct elf *x, const uint8_t *p, unsigned o64, unsigned o32)
+{
+	return x->is64 ? elf_get(p + o64, 8, x->be) : elf_get(p + o32, 4, x->be);
+}
+
 static long elf_pread(const struct elf *x, void *buf, size_t len, uint64_t off)
 {
 	if (!x->mem)
@@ -86,8 +92,8 @@ static int elf_open(struct elf *x, uint8_t *buf)
 	if (elf_ident(buf, &x->is64, &x->be))
 		return -TP_ENOEXEC;
 	x->machine = (uint16_t)elf_get(buf + 18, 2, x->be);
-	phoff = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 28, 4, x->be);
-	shoff = x->is64 ? elf_get(buf + 40, 8, x->be) : elf_get(buf + 32, 4, x->be);
+	phoff = word(x, buf, 32, 28);
+	shoff = word(x, buf, 40, 32);
 	phent = (unsigned)elf_get(buf + (x->is64 ? 54 : 42), 2, x->be);
 	phnum = (unsigned)elf_get(buf + (x->is64 ? 56 : 44), 2, x->be);
 	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
@@ -103,9 +109,9 @@ static int elf_open(struct elf *x, uint8_t *buf)
 
 		if (elf_get(p, 4, x->be) != PT_LOAD)
 			continue;
-		x->seg[x->nr_segs].off = x->is64 ? elf_get(p + 8, 8, x->be) : elf_get(p + 4, 4, x->be);
-		x->seg[x->nr_segs].vaddr = x->is64 ? elf_get(p + 16, 8, x->be) : elf_get(p + 8, 4, x->be);
-		x->seg[x->nr_segs++].filesz = x->is64 ? elf_get(p + 32, 8, x->be) : elf_get(p + 16, 4, x->be);
+		x->seg[x->nr_segs].off = word(x, p, 8, 4);
+		x->seg[x->nr_segs].vaddr = word(x, p, 16, 8);
+		x->seg[x->nr_segs++].filesz = word(x, p, 32, 16);
 	}
 	/* .symtab wins over .dynsym (it has the static functions too) */
 	per = SYMBUF / shent;
@@ -122,17 +128,17 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		best = type;
 		x->sym_ndx = i;
 		x->src = type == SHT_SYMTAB ? TP_SYMTAB_SRC_SYMTAB : TP_SYMTAB_SRC_DYNSYM;
-		x->sym_off = x->is64 ? elf_get(p + 24, 8, x->be) : elf_get(p + 16, 4, x->be);
-		x->sym_size = x->is64 ? elf_get(p + 32, 8, x->be) : elf_get(p + 20, 4, x->be);
-		x->sym_ent = x->is64 ? elf_get(p + 56, 8, x->be) : elf_get(p + 36, 4, x->be);
+		x->sym_off = word(x, p, 24, 16);
+		x->sym_size = word(x, p, 32, 20);
+		x->sym_ent = word(x, p, 56, 36);
 		link = elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
 	}
 	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
 		return -TP_ENODATA;
 	if (rd(x, buf, x->is64 ? 64 : 40, shoff + link * shent))
 		return -TP_ENOEXEC;
-	x->str_off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
-	x->str_size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
+	x->str_off = word(x, buf, 24, 16);
+	x->str_size = word(x, buf, 32, 20);
 	return 0;
 }
 
@@ -244,8 +250,8 @@ static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
 			if (((info & 15) != STT_FUNC && (info & 15) != STT_GNU_IFUNC) ||
 			    !elf_get(s + (x->is64 ? 6 : 14), 2, x->be))
 				continue;	/* not a function, or undefined */
-			v = x->is64 ? elf_get(s + 8, 8, x->be) : elf_get(s + 4, 4, x->be);
-			size = x->is64 ? elf_get(s + 16, 8, x->be) : elf_get(s + 8, 4, x->be);
+			v = word(x, s, 8, 4);
+			size = word(x, s, 16, 8);
 			if (thumb)
 				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
 			if (to_offset(x, v, &off))
@@ -311,15 +317,15 @@ static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, str
 
 	if (len > sizeof(name) || rd(x, buf, 64, 0))
 		return false;
-	shoff = x->is64 ? elf_get(buf + 40, 8, x->be) : elf_get(buf + 32, 4, x->be);
+	shoff = word(x, buf, 40, 32);
 	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
 	shnum = (unsigned)TP_MIN(elf_get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
 	ndx = (unsigned)elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
 	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
 	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
 		return false;
-	str_off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
-	str_size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
+	str_off = word(x, buf, 24, 16);
+	str_size = word(x, buf, 32, 20);
 	for (unsigned i = 1; i < shnum; i++) {
 		uint64_t n;
 
@@ -330,11 +336,11 @@ static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, str
 		    memcmp(name, want, len))
 			continue;
 		out->type = (uint32_t)elf_get(buf + 4, 4, x->be);
-		out->addr = x->is64 ? elf_get(buf + 16, 8, x->be) : elf_get(buf + 12, 4, x->be);
-		out->off = x->is64 ? elf_get(buf + 24, 8, x->be) : elf_get(buf + 16, 4, x->be);
-		out->size = x->is64 ? elf_get(buf + 32, 8, x->be) : elf_get(buf + 20, 4, x->be);
+		out->addr = word(x, buf, 16, 12);
+		out->off = word(x, buf, 24, 16);
+		out->size = word(x, buf, 32, 20);
 		out->link = (uint32_t)elf_get(buf + (x->is64 ? 40 : 24), 4, x->be);
-		out->entsize = x->is64 ? elf_get(buf + 56, 8, x->be) : elf_get(buf + 36, 4, x->be);
+		out->entsize = word(x, buf, 56, 36);
 		return true;
 	}
 	return false;
@@ -479,7 +485,7 @@ static bool vdso_image(struct symembed *e, struct elf *x, uint8_t *buf)
 		return false;
 	if (!p || elf_ident(p, &x->is64, &x->be))
 		return false;
-	end = (x->is64 ? elf_get(p + 40, 8, x->be) : elf_get(p + 32, 4, x->be)) +
+	end = (word(x, p, 40, 32)) +
 	      elf_get(p + (x->is64 ? 60 : 48), 2, x->be) * elf_get(p + (x->is64 ? 58 : 46), 2, x->be);
 	x->mem = p;
 	x->mem_len = 4096;	/* the headers are in its first page */
