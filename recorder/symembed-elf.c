@@ -4,6 +4,7 @@
 #include "libc-shim/shim.h"
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/features.h"
+#include "perfdata/plt.h"
 #include "recorder/buildid.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
@@ -23,7 +24,6 @@
 #define STT_GNU_IFUNC	10
 #define EM_ARM		40
 #define EM_MIPS		8
-#define EM_AARCH64	183
 #define SHT_PROGBITS	1
 #define NAME_ALT	(1u << 31)	/* a name in the MiniDebugInfo's string table */
 #define NAME_PLT	(1u << 30)	/* "<symbol of .rel[a].plt entry N>@plt", N below */
@@ -349,9 +349,9 @@ static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, str
 /* ---- PLT stubs ---- */
 
 /* x's .dynsym is its table: its .plt's stubs are named as perf names them, "memcpy@plt" (""
- * for a slot without a symbol), one per .rela.plt (.rel.plt) entry over .plt laid out as a
- * header and entries of the sizes perf 6.1 assumes. (With a .symtab perf finds the unsized
- * _init stretched over .plt first, as elf_unsized does: no stubs then.) */
+ * for a slot without a symbol), one per .rela.plt (.rel.plt) entry over .plt laid out as
+ * perf 6.1 assumes (perfdata/plt.h). (With a .symtab perf finds the unsized _init stretched
+ * over .plt first, as elf_unsized does: no stubs then.) */
 static void plt_find(struct elf *x, uint8_t *buf)
 {
 	struct esec plt, rel;
@@ -365,11 +365,7 @@ static void plt_find(struct elf *x, uint8_t *buf)
 	if ((!rela && rel.type != SHT_REL) || rel.link != x->sym_ndx ||
 	    rel.entsize != (x->is64 ? 16u : 8u) + (rela ? (x->is64 ? 8u : 4u) : 0))
 		return;
-	x->plt_hdr = x->plt_ent = plt.entsize;
-	if (x->machine == EM_ARM)
-		x->plt_hdr = 20, x->plt_ent = 12;
-	else if (x->machine == EM_AARCH64)
-		x->plt_hdr = 32, x->plt_ent = 16;
+	tp_plt_layout(x->machine, plt.entsize, &x->plt_hdr, &x->plt_ent);
 	if (!x->plt_ent || plt.size <= x->plt_hdr)
 		return;
 	x->plt_addr = plt.addr;

@@ -10,6 +10,7 @@
 
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/symbolizer-int.h"
+#include "perfdata/plt.h"
 
 #define PLT_NAME_MAX 512
 
@@ -27,16 +28,6 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *
 			return scn;
 	}
 	return NULL;
-}
-
-/* the sizes perf 6.1 assumes for the .plt header and entries */
-static void plt_sizes(unsigned machine, const GElf_Shdr *plt, uint64_t *header, uint64_t *entry)
-{
-	switch (machine) {
-	case EM_ARM: *header = 20; *entry = 12; break;
-	case EM_AARCH64: *header = 32; *entry = 16; break;
-	default: *header = *entry = plt->sh_entsize; break;
-	}
 }
 
 /* the name of relocation i's symbol, "" if it has none */
@@ -93,7 +84,7 @@ int tp_symplt__add(struct tp_symdso *dso, Elf *elf)
 		return 0;
 	rel = elf_getdata(rscn, NULL);
 	syms = elf_getdata(dscn, NULL);
-	plt_sizes(eh.e_machine, &psh, &header, &entry);
+	tp_plt_layout(eh.e_machine, psh.sh_entsize, &header, &entry);
 	if (!rel || !syms || !entry || psh.sh_size < header)
 		return 0;
 	nr = rsh.sh_size / rsh.sh_entsize;
