@@ -14,6 +14,7 @@ host=$2
 work=${3:-$(mktemp -d)}
 secs=${TRANSPORT_COALESCE_SECS:-15}
 here=$src/tests/transport
+rm -rf "$work"		# recv's files of an earlier run would be taken for this one's
 mkdir -p "$work"
 cd "$work" || exit 1
 wl=$work/wl
