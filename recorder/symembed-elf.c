@@ -44,7 +44,7 @@ struct elf {
 	bool is64, be;
 	uint16_t machine;
 	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
-	uint64_t plt_addr, plt_hdr, plt_ent, rel_off, rel_ent;	/* stubs: plt_find() */
+	uint64_t plt_addr, plt_hdr, plt_ent, rel_off, rel_ent;	/* stubs: plt_setup() */
 	uint32_t plt_nr, sym_ndx;
 	uint8_t src;
 	const uint8_t *mem;		/* the file in memory (MiniDebugInfo), else NULL: read fd */
@@ -79,12 +79,43 @@ static int rd(const struct elf *x, void *buf, size_t len, uint64_t off)
 	return n == (long)len ? 0 : n < 0 ? (int)n : -TP_ENOEXEC;
 }
 
-/* the header, the load segments, the best symbol table and its strings; buf: SYMBUF bytes,
- * the program and section headers read in as few preads as fit in it */
+/* ---- sections ---- */
+
+struct esec {
+	uint64_t addr, off, size, entsize;
+	uint32_t type, link;
+};
+
+/* a section header's fields */
+static void sec_fields(const struct elf *x, const uint8_t *p, struct esec *out)
+{
+	out->type = (uint32_t)elf_get(p + 4, 4, x->be);
+	out->addr = word(x, p, 16, 12);
+	out->off = word(x, p, 24, 16);
+	out->size = word(x, p, 32, 20);
+	out->link = (uint32_t)elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
+	out->entsize = word(x, p, 56, 36);
+}
+
+/* whether section header p is called name (NUL included in len), names at shstr */
+static bool sec_named(const struct elf *x, const uint8_t *p, uint64_t shstr, const char *name,
+		      size_t len)
+{
+	char n[16];
+
+	return elf_pread(x, n, len, shstr + elf_get(p, 4, x->be)) == (long)len && !memcmp(n, name, len);
+}
+
+static void plt_setup(struct elf *x, const struct esec *plt, const struct esec *rel);
+
+/* the header, the load segments, the best symbol table and its strings, and with a .dynsym
+ * the PLT's sections (plt_setup); buf: SYMBUF bytes, the program and section headers read in
+ * as few preads as fit in it */
 static int elf_open(struct elf *x, uint8_t *buf)
 {
-	uint64_t phoff, shoff, best = 0, link = 0;
-	unsigned phent, phnum, shent, shnum, per;
+	uint64_t phoff, shoff, best = 0, link = 0, shstr = 0;
+	unsigned phent, phnum, shent, shnum, per, shstrndx;
+	struct esec plt = { 0 }, rel = { 0 };
 	int err = rd(x, buf, 64, 0);
 
 	if (err)
@@ -98,9 +129,12 @@ static int elf_open(struct elf *x, uint8_t *buf)
 	phnum = (unsigned)elf_get(buf + (x->is64 ? 56 : 44), 2, x->be);
 	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
 	shnum = (unsigned)elf_get(buf + (x->is64 ? 60 : 48), 2, x->be);
+	shstrndx = (unsigned)elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
 	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u) ||
 	    phent > SYMBUF / 64 * 2 || shent > SYMBUF / 64 * 2)
 		return -TP_ENOEXEC;
+	if (shstrndx < shnum && !rd(x, buf, shent, shoff + (uint64_t)shstrndx * shent))
+		shstr = word(x, buf, 24, 16);	/* the section names (0: none) */
 	phnum = TP_MIN(phnum, SYMBUF / phent);
 	if (phnum && (err = rd(x, buf, (size_t)phnum * phent, phoff)))
 		return err;
@@ -123,6 +157,11 @@ static int elf_open(struct elf *x, uint8_t *buf)
 				       shoff + (uint64_t)i * shent))
 			break;
 		type = (uint32_t)elf_get(p + 4, 4, x->be);
+		if (shstr && type == SHT_PROGBITS && sec_named(x, p, shstr, ".plt", 5))
+			sec_fields(x, p, &plt);
+		else if (shstr && (type == SHT_RELA || type == SHT_REL) &&
+			 (sec_named(x, p, shstr, ".rela.plt", 10) || sec_named(x, p, shstr, ".rel.plt", 9)))
+			sec_fields(x, p, &rel);
 		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
 			continue;
 		best = type;
@@ -139,6 +178,8 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		return -TP_ENOEXEC;
 	x->str_off = word(x, buf, 24, 16);
 	x->str_size = word(x, buf, 32, 20);
+	if (plt.size && rel.size)
+		plt_setup(x, &plt, &rel);
 	return 0;
 }
 
@@ -300,22 +341,13 @@ static uint32_t run_start(const struct symembed *e, uint32_t d)
 
 /* ---- MiniDebugInfo ---- */
 
-/* ---- sections by name ---- */
-
-struct esec {
-	uint64_t addr, off, size, entsize;
-	uint32_t type, link;
-};
-
 /* the section of x called name, or false */
 static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, struct esec *out)
 {
-	size_t len = strlen(want) + 1;
-	uint64_t shoff, str_off, str_size;
+	uint64_t shoff, shstr;
 	unsigned shent, shnum, ndx;
-	char name[16];
 
-	if (len > sizeof(name) || rd(x, buf, 64, 0))
+	if (rd(x, buf, 64, 0))
 		return false;
 	shoff = word(x, buf, 40, 32);
 	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
@@ -324,24 +356,14 @@ static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, str
 	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
 	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
 		return false;
-	str_off = word(x, buf, 24, 16);
-	str_size = word(x, buf, 32, 20);
+	shstr = word(x, buf, 24, 16);
 	for (unsigned i = 1; i < shnum; i++) {
-		uint64_t n;
-
 		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
 			return false;
-		n = elf_get(buf, 4, x->be);
-		if (n >= str_size || str_size - n < len || rd(x, name, len, str_off + n) ||
-		    memcmp(name, want, len))
-			continue;
-		out->type = (uint32_t)elf_get(buf + 4, 4, x->be);
-		out->addr = word(x, buf, 16, 12);
-		out->off = word(x, buf, 24, 16);
-		out->size = word(x, buf, 32, 20);
-		out->link = (uint32_t)elf_get(buf + (x->is64 ? 40 : 24), 4, x->be);
-		out->entsize = word(x, buf, 56, 36);
-		return true;
+		if (sec_named(x, buf, shstr, want, strlen(want) + 1)) {
+			sec_fields(x, buf, out);
+			return true;
+		}
 	}
 	return false;
 }
@@ -352,27 +374,21 @@ static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, str
  * for a slot without a symbol), one per .rela.plt (.rel.plt) entry over .plt laid out as
  * perf 6.1 assumes (perfdata/plt.h). (With a .symtab perf finds the unsized _init stretched
  * over .plt first, as elf_unsized does: no stubs then.) */
-static void plt_find(struct elf *x, uint8_t *buf)
+static void plt_setup(struct elf *x, const struct esec *plt, const struct esec *rel)
 {
-	struct esec plt, rel;
-	bool rela;
+	bool rela = rel->type == SHT_RELA;
 
-	if (x->src != TP_SYMTAB_SRC_DYNSYM || !elf_section(x, buf, ".plt", &plt) ||
-	    plt.type != SHT_PROGBITS ||
-	    (!elf_section(x, buf, ".rela.plt", &rel) && !elf_section(x, buf, ".rel.plt", &rel)))
+	if (x->src != TP_SYMTAB_SRC_DYNSYM || rel->link != x->sym_ndx ||
+	    rel->entsize != (x->is64 ? 16u : 8u) + (rela ? (x->is64 ? 8u : 4u) : 0))
 		return;
-	rela = rel.type == SHT_RELA;
-	if ((!rela && rel.type != SHT_REL) || rel.link != x->sym_ndx ||
-	    rel.entsize != (x->is64 ? 16u : 8u) + (rela ? (x->is64 ? 8u : 4u) : 0))
+	tp_plt_layout(x->machine, plt->entsize, &x->plt_hdr, &x->plt_ent);
+	if (!x->plt_ent || plt->size <= x->plt_hdr)
 		return;
-	tp_plt_layout(x->machine, plt.entsize, &x->plt_hdr, &x->plt_ent);
-	if (!x->plt_ent || plt.size <= x->plt_hdr)
-		return;
-	x->plt_addr = plt.addr;
-	x->rel_off = rel.off;
-	x->rel_ent = rel.entsize;
-	x->plt_nr = (uint32_t)TP_MIN(rel.size / rel.entsize,
-				    TP_MIN((plt.size - x->plt_hdr) / x->plt_ent, (uint64_t)NAME_PLT - 1));
+	x->plt_addr = plt->addr;
+	x->rel_off = rel->off;
+	x->rel_ent = rel->entsize;
+	x->plt_nr = (uint32_t)TP_MIN(rel->size / rel->entsize,
+				    TP_MIN((plt->size - x->plt_hdr) / x->plt_ent, (uint64_t)NAME_PLT - 1));
 }
 
 /* stub n's name: its relocation's symbol's, "@plt" added */
@@ -532,8 +548,6 @@ void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 	e->name_len = 0;	/* another file's names */
 	e->nr_sel = 0;
 	err = elf_open(&x, hdr);
-	if (!err)
-		plt_find(&x, hdr);
 	/* no .symtab: MiniDebugInfo's, when built in and there */
 	if (IS_ENABLED(CONFIG_REC_EMBED_MINIDEBUGINFO) &&
 	    (err == -TP_ENODATA || (!err && x.src != TP_SYMTAB_SRC_SYMTAB))) {

@@ -26,6 +26,7 @@ cflags="-O1 -fno-omit-frame-pointer -fno-inline -Wall -Wextra -Werror"
 # library, and a syscall loop for kernel samples
 mkdir -p dev home empty moved sysroot
 cat >hot.c <<'EOF'
+#include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 volatile unsigned long sink;
@@ -48,12 +49,20 @@ void static_entry(unsigned long n)
 {
 	static_hot(n);
 }
+void plt_loop(unsigned long n)	/* rand_r through libhot.so's PLT: its stub gets samples */
+{
+	unsigned s = 1;
+
+	for (unsigned long i = 0; i < n; i++)
+		sink += (unsigned long)rand_r(&s);
+}
 EOF
 cat >app.c <<'EOF'
 #include <stdlib.h>
 void hot_function(unsigned long n);
 void syscall_loop(unsigned long n);
 void static_entry(unsigned long n);
+void plt_loop(unsigned long n);
 int main(int argc, char **argv)
 {
 	unsigned long rounds = argc > 1 ? strtoul(argv[1], 0, 10) : 20;
@@ -61,6 +70,7 @@ int main(int argc, char **argv)
 		hot_function(4000000);
 		syscall_loop(40000);
 		static_entry(4000000);
+		plt_loop(1000000);
 	}
 	return 0;
 }
@@ -164,10 +174,11 @@ for s in $want_lib $want_k; do
 	echo "$got_lib $got_k" | tr ' ' '\n' | grep -qx -- "$s" || missing="$missing $s"
 done
 nk=$(echo "$want_k" | grep -c .)
-if [ -z "$missing" ] && [ "$nk" -ge 2 ]; then
-	ok "every libhot.so and kernel symbol perf shows (kernel: $nk) is named the same"
+nplt=$(echo "$want_lib" | grep -c '@plt$')
+if [ -z "$missing" ] && [ "$nk" -ge 2 ] && [ "$nplt" -ge 1 ]; then
+	ok "every libhot.so and kernel symbol perf shows (kernel: $nk; PLT stubs: $(echo $want_lib | tr ' ' '\n' | grep '@plt$' | tr '\n' ' ')) is named the same"
 else
-	fail "symbols perf names that tinyperf does not:$missing (perf kernel symbols: $nk)"
+	fail "symbols perf names that tinyperf does not:$missing (perf kernel symbols: $nk, libhot.so PLT stubs: $nplt)"
 fi
 # the kernel's symbols came from the copy of kallsyms taken while recording (so the end of
 # the recording did not wait for the kernel to format it), unlinked as soon as made
