@@ -365,7 +365,7 @@ else
 	fail "coalescing: file '$f': ${cmp:-} $(cat coal.err coal-rec.err | tr '\n' ' ')"
 fi
 if [ -n "$f" ] && cmp=$(python3 "$here/compare.py" top coal-ref.data "$f" 10); then
-	ok "coalesced profile: the same top-10 symbols as file mode: $cmp"
+	ok "coalesced profile: the same user-space top symbols as file mode: $cmp"
 else
 	fail "coalesced profile: ${cmp:-no file}"
 fi
