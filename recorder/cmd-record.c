@@ -168,7 +168,7 @@ static int emit(void *ctx, const void *rec_buf, size_t len)
 static bool tree_pre(void *ctx, const struct perf_event_header *h)
 {
 	struct record *r = ctx;
-	uint16_t idh = tp_id_hdr_size(r->sample_type);
+	uint16_t idh;
 	bool take;
 
 	switch (h->type) {
@@ -176,6 +176,7 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 		take = true;
 		break;
 	case PERF_RECORD_COMM:	/* an exec starts the maps afresh */
+		idh = tp_id_hdr_size(r->sample_type);
 		take = (h->misc & PERF_RECORD_MISC_COMM_EXEC) && h->size >= 16 + idh &&
 		       track__in_tree(&r->track, rd32(h, 8));
 		if (take && rd32(h, 8) == r->root && r->root_exec == ~0ULL)
