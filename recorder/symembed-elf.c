@@ -46,6 +46,7 @@ struct elf {
 	uint64_t sym_off, sym_size, sym_ent, str_off, str_size;
 	uint64_t plt_addr, plt_hdr, plt_ent, rel_off, rel_ent;	/* stubs: plt_setup() */
 	uint32_t plt_nr, sym_ndx;
+	uint64_t gdd_off, gdd_size;	/* .gnu_debugdata (REC_EMBED_MINIDEBUGINFO), 0: none */
 	uint8_t src;
 	const uint8_t *mem;		/* the file in memory (MiniDebugInfo), else NULL: read fd */
 	uint64_t mem_len;
@@ -108,8 +109,8 @@ static bool sec_named(const struct elf *x, const uint8_t *p, uint64_t shstr, con
 
 static void plt_setup(struct elf *x, const struct esec *plt, const struct esec *rel);
 
-/* the header, the load segments, the best symbol table and its strings, and with a .dynsym
- * the PLT's sections (plt_setup); buf: SYMBUF bytes, the program and section headers read in
+/* the header, the load segments, the best symbol table and its strings, with a .dynsym the
+ * PLT's sections (plt_setup), and the MiniDebugInfo's section; buf: SYMBUF bytes, the program and section headers read in
  * as few preads as fit in it */
 static int elf_open(struct elf *x, uint8_t *buf)
 {
@@ -162,6 +163,11 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		else if (shstr && (type == SHT_RELA || type == SHT_REL) &&
 			 (sec_named(x, p, shstr, ".rela.plt", 10) || sec_named(x, p, shstr, ".rel.plt", 9)))
 			sec_fields(x, p, &rel);
+		else if (IS_ENABLED(CONFIG_REC_EMBED_MINIDEBUGINFO) && shstr &&
+			 type == SHT_PROGBITS && sec_named(x, p, shstr, ".gnu_debugdata", 15)) {
+			x->gdd_off = word(x, p, 24, 16);
+			x->gdd_size = word(x, p, 32, 20);
+		}
 		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
 			continue;
 		best = type;
@@ -341,33 +347,6 @@ static uint32_t run_start(const struct symembed *e, uint32_t d)
 
 /* ---- MiniDebugInfo ---- */
 
-/* the section of x called name, or false */
-static bool elf_section(const struct elf *x, uint8_t *buf, const char *want, struct esec *out)
-{
-	uint64_t shoff, shstr;
-	unsigned shent, shnum, ndx;
-
-	if (rd(x, buf, 64, 0))
-		return false;
-	shoff = word(x, buf, 40, 32);
-	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)TP_MIN(elf_get(buf + (x->is64 ? 60 : 48), 2, x->be), 4096u);
-	ndx = (unsigned)elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
-	if (ndx >= shnum || shent < (x->is64 ? 64u : 40u) || shent > SYMBUF ||
-	    rd(x, buf, shent, shoff + (uint64_t)ndx * shent))
-		return false;
-	shstr = word(x, buf, 24, 16);
-	for (unsigned i = 1; i < shnum; i++) {
-		if (rd(x, buf, shent, shoff + (uint64_t)i * shent))
-			return false;
-		if (sec_named(x, buf, shstr, want, strlen(want) + 1)) {
-			sec_fields(x, buf, out);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* ---- PLT stubs ---- */
 
 /* x's .dynsym is its table: its .plt's stubs are named as perf names them, "memcpy@plt" (""
@@ -411,18 +390,6 @@ static const char *plt_name(struct symembed *e, const struct elf *x, uint32_t n)
 
 /* ---- MiniDebugInfo ---- */
 
-/* the .gnu_debugdata section of x: its offset and size, or false */
-static bool gdd_find(const struct elf *x, uint8_t *buf, uint64_t *off, uint64_t *size)
-{
-	struct esec s;
-
-	if (!elf_section(x, buf, ".gnu_debugdata", &s) || s.type != SHT_PROGBITS)
-		return false;
-	*off = s.off;
-	*size = s.size;
-	return true;
-}
-
 static uint8_t *map(size_t size)
 {
 	long m = sys_mmap(NULL, size, TP_PROT_READ | TP_PROT_WRITE,
@@ -444,7 +411,9 @@ static bool minidebug(struct symembed *e, struct elf *x, uint8_t *buf,
 	long n;
 	bool done = false;
 
-	if (!gdd_find(x, buf, &off, &size) || size < 32 || size > XZ_OUT_MAX ||
+	off = x->gdd_off;
+	size = x->gdd_size;
+	if (size < 32 || size > XZ_OUT_MAX ||
 	    !(in = map((size_t)size)))
 		return false;
 	if (rd(x, in, (size_t)size, off) || (n = xz__size(in, (size_t)size)) <= 0)
