@@ -210,6 +210,7 @@ rec-opt-src := $(if $(CONFIG_REC_STREAMS),,recorder/sink-tcp.c recorder/sink-ser
 	$(if $(CONFIG_REC_BUILDID_CACHE),,recorder/rec-bidcache.c) \
 	$(if $(CONFIG_REC_EMBED_SYMBOLS),,recorder/addrset.c recorder/symembed.c recorder/ksyms.c \
 		recorder/ksyms-snap.c recorder/symembed-elf.c perfdata/symtab.c) \
+	$(if $(CONFIG_REC_KSYMS_CACHE),,recorder/ksyms-cache.c) \
 	$(if $(CONFIG_REC_EMBED_MINIDEBUGINFO),,recorder/xz.c)
 rec-off := $(addprefix $(srctree)/,$(rec-opt-src))
 perfdata-src := $(if $(CONFIG_REC_RECORD),$(filter-out $(rec-off),$(wildcard $(srctree)/perfdata/*.c)))

@@ -16,6 +16,9 @@ work=$(mktemp -d)
 bg=""
 trap '[ -z "$bg" ] || kill $bg 2>/dev/null; rm -rf "$work"' EXIT
 wl=$("$src/tests/workloads/build.sh" "$work/wl")
+# the kernel-function cache (CONFIG_REC_KSYMS_CACHE) off: every run reads kallsyms, as the
+# first recording of a boot does (bench/record.sh measures it warm too)
+export TINYPERF_KSYMS_CACHE=
 host=${TP_HOST:-}
 
 # sect FILE: the size of the TP_FEAT_SYMTAB (129) section of a perf.data file

@@ -78,21 +78,23 @@ static void degrade(struct addrset *s)
 	} while (s->nr > s->max / 4 * 3);
 }
 
-void addrset__add(struct addrset *s, uint32_t dso, uint64_t addr)
+bool addrset__add(struct addrset *s, uint32_t dso, uint64_t addr)
 {
 	uint64_t key = pack(s, dso, addr);
 	uint64_t *r = &s->recent[(key * 0x9e3779b97f4a7c15ULL) >> 55 & (ADDRSET_RECENT - 1)];
+	int k;
 
 	if (*r == key)
-		return;
-	if (insert(s, key) < 0) {
+		return false;
+	if ((k = insert(s, key)) < 0) {
 		degrade(s);
 		memset(s->recent, 0, sizeof(s->recent));
 		key = pack(s, dso, addr);
-		insert(s, key);
+		k = insert(s, key);
 		r = &s->recent[(key * 0x9e3779b97f4a7c15ULL) >> 55 & (ADDRSET_RECENT - 1)];
 	}
 	*r = key;
+	return k != 0;
 }
 
 void addrset__reset(struct addrset *s)

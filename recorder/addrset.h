@@ -41,7 +41,8 @@ struct addrset {
 /* max: most pairs before degrading (0: ADDRSET_MAX); nr_dsos: DSO indexes are below it.
  * 0 or -TP_ENOMEM */
 int addrset__init(struct addrset *s, struct arena *a, uint32_t max, uint32_t nr_dsos);
-void addrset__add(struct addrset *s, uint32_t dso, uint64_t addr);
+/* true if the pair (or its range) was not in the set before */
+bool addrset__add(struct addrset *s, uint32_t dso, uint64_t addr);
 /* empty again, exact again (a new output file or snapshot) */
 void addrset__reset(struct addrset *s);
 /* the same, the table's and sort buffer's memory given back (their pages stop counting in

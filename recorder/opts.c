@@ -89,6 +89,9 @@ void rec_opts__usage(int fd)
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
 		tp_dprintf(fd, "      --no-embed-symbols  do not store the symbols of the sampled\n"
 			   "                       functions in the recording\n");
+	if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE))
+		tp_dprintf(fd, "Environment: TINYPERF_KSYMS_CACHE=FILE  kernel functions named in this\n"
+			   "  boot, for the next recordings (root: /run/tinyperf-ksyms); empty: none\n");
 }
 
 static int parse_ids(const char *s, int *out, unsigned *nr)

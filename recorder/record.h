@@ -7,6 +7,7 @@
 #include "recorder/coalesce.h"
 #include "recorder/events.h"
 #include "recorder/flight.h"
+#include "recorder/ksyms-cache.h"
 #include "recorder/ksyms-snap.h"
 #include "recorder/evlist.h"
 #include "recorder/opts.h"
@@ -45,6 +46,7 @@ struct record {
 	struct sink_serial serial; /* -o serial: */
 	struct coalesce co;        /* --coalesce */
 	struct flight fl;          /* --overwrite, --switch-output (recorder/flight.c) */
+	struct ksyms_cache kcache; /* kernel functions earlier recordings named (embedded symbols) */
 	struct ksyms_snap ksnap;   /* /proc/kallsyms copied while recording (embedded symbols) */
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;

@@ -4,6 +4,8 @@
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/features.h"
 #include "recorder/buildid.h"
+#include "recorder/ksyms-cache.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
 
@@ -18,6 +20,10 @@ int symembed__init(struct record *r)
 	if (!as || addrset__init(as, &r->arena, 0, r->track.lim.max_dsos))
 		return -TP_ENOMEM;
 	r->track.as = as;
+	if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE)) {
+		ksyms_cache__open(&r->kcache, r->envp);
+		r->track.kc = &r->kcache;
+	}
 	return 0;
 }
 
@@ -233,8 +239,43 @@ void symembed__set_id(struct tp_symtab_block *b, const uint8_t *id, uint8_t len,
 	}
 }
 
+/* The kernel ranges inside functions earlier recordings of this boot named: those kept
+ * from the cache (ksyms-cache.h) and taken out of e->lo, so that kallsyms is read only for
+ * the rest, if any (exact ranges only: a coarse one may overlap several functions). How
+ * many were kept. */
+static uint32_t from_cache(struct symembed *e, const struct ksyms_cache *c)
+{
+	const struct ksyms_cache_ent *last = NULL, *x;
+	uint32_t m = 0, kept = 0;
+
+	for (uint32_t k = 0; k < e->nr_lo; k++) {
+		x = e->shift ? NULL : ksyms_cache__find(c, e->lo[k]);
+		if (!x) {
+			e->lo[m++] = e->lo[k];
+		} else if (x != last) {
+			struct symembed_sel s = { x->addr, x->size, 0, 0, 0 };
+
+			last = x;
+			s.name = tp_symtab_enc__str(&e->enc, c->names + x->name);
+			if (s.name == (uint32_t)-1) {
+				e->enc.flags |= TP_SYMTAB_F_INCOMPLETE;
+				continue;
+			}
+			symembed__keep(e, &s);
+			kept++;
+		}
+	}
+	if (e->rec->o.verbose && c->path[0])
+		rec_msg(e->rec, "embedded symbols: %u kernel functions from %s, %u addresses left",
+			kept, c->path, m);
+	e->nr_lo = m;
+	return kept;
+}
+
 int symembed__end(struct symembed *e, struct tp_feat *f)
 {
+	struct ksyms_cache *kc = &e->rec->kcache;
+	uint32_t cached = 0;
 	int err;
 
 	if (e->have_kernel) {
@@ -259,15 +300,28 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 						  TRACK_MODULE;
 			}
 		addrset_sort_u64(e->lo, e->nr_lo);
-		/* the kallsyms copy, as far as the last range's end (all of it with modules) */
-		ksyms_snap__get(e->rec, e->kernel_mods || !e->nr_lo ? ~0ULL :
-				symembed__range_end(e, e->nr_lo - 1), e->kfd);
-		if (!ksyms__read(e) && e->nr_sel) {
+		if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE))
+			cached = from_cache(e, kc);
+		err = 0;
+		if (e->nr_lo) {
+			/* the kallsyms copy, as far as the last range's end (all of it with
+			 * modules) */
+			ksyms_snap__get(e->rec, e->kernel_mods ? ~0ULL :
+					symembed__range_end(e, e->nr_lo - 1), e->kfd);
+			err = ksyms__read(e);
+			if (err)
+				e->nr_sel = cached;	/* what the cache named stands */
+		}
+		if (e->nr_sel) {
 			/* the pairs were sorted by DSO first: merge the kernel's and modules' */
 			struct symembed_sel *v = e->sel;
 			uint32_t n = e->nr_sel, start;
 
 			sel_sort(e);
+			/* what kallsyms named, for the next recordings of this boot */
+			if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE) && !err && n > cached &&
+			    !ksyms_cache__save(kc, v, n, e->enc.str))
+				ksyms_cache__load(kc);
 			for (uint32_t i = 0; i < n; i = start) {
 				struct tp_symtab_block b = { .src = TP_SYMTAB_SRC_KALLSYMS };
 				uint8_t id[20], len = 0;

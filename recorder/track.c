@@ -1,6 +1,7 @@
 /* Which DSOs got samples, kept up to date record by record (track.h). */
 #include "libc-shim/shim.h"
 #include "recorder/addrset.h"
+#include "recorder/ksyms-cache.h"
 #include "recorder/track.h"
 
 #define MAX_MAPS	1024	/* 1024 maps of 24 bytes fit the largest arena class */
@@ -464,16 +465,18 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 		*cache = m = &p->maps[i];
 	}
 	t->dsos.v[m->dso].hit = true;
-	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && cache == &t->last_kernel) {
+	/* embedded symbols: user addresses as file offsets, kernel ones as they are; a new
+	 * kernel one the cache does not name moves the kallsyms copy's target on */
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as &&
+	    addrset__add(t->as, m->dso, cache == &t->last_kernel ? addr :
+			 addr - m->start + ((uint64_t)m->pgoff << 12)) &&
+	    cache == &t->last_kernel) {
 		if (t->dsos.v[m->dso].kind == TRACK_MODULE)
 			t->kmods = true;
-		else if (addr > t->kmax)
+		else if (addr > t->kmax && !(IS_ENABLED(CONFIG_REC_KSYMS_CACHE) && t->kc &&
+					     ksyms_cache__find(t->kc, addr)))
 			t->kmax = addr;
 	}
-	/* embedded symbols: user addresses as file offsets, kernel ones as they are */
-	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
-		addrset__add(t->as, m->dso, cache == &t->last_kernel ? addr :
-			     addr - m->start + ((uint64_t)m->pgoff << 12));
 }
 
 static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)

@@ -43,6 +43,8 @@
 #include "recorder/arena.h"
 #include "recorder/dsos.h"
 
+struct ksyms_cache;
+
 #define TRACK_MEMO	128	/* callchain entries the repeat check compares */
 
 struct track_limits {
@@ -89,7 +91,9 @@ struct track {
 	struct dsos dsos;		/* the files the maps point to */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
 	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above */
-	uint64_t kmax;			/* the highest kernel (not module) address sampled */
+	uint64_t kmax;			/* the highest kernel (not module) address sampled
+					 * that the cache below does not cover */
+	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
 	bool kmods;			/* a module address was */
 	/* last lookups */
 	struct track_proc *last_proc;

@@ -513,7 +513,7 @@ long xz__decode(struct xz_work *w, const uint8_t *in, size_t len, uint8_t *out, 
 	ipos = s.index + 1;
 	vli(in, s.end, &ipos, &s.nr_blocks);	/* parsed once already: cannot fail */
 	for (uint64_t i = 0; i < s.nr_blocks; i++) {
-		uint64_t unpadded, iun, isize;
+		uint64_t unpadded, iun = 0, isize = 0;	/* vli leaves them alone on a failure */
 		long n;
 
 		vli(in, s.end, &ipos, &iun);

@@ -221,6 +221,45 @@ else
 	fail "tinyperf script: $(grep -m3 'libhot' script.txt)"
 fi
 
+# ---- the kernel functions remembered for the next recordings (ksyms-cache.c) ----------
+# (make check turns the cache off for every other test: TINYPERF_KSYMS_CACHE= in tests/run.sh)
+kc="$work/kc"
+printf 'not a cache at all\n' >"$kc"	# a file that does not check out is ignored, replaced
+TINYPERF_KSYMS_CACHE=$kc "$rec" record -v -g -o kc1.data -- dev/app 6 2>kc1.rec-err
+TINYPERF_KSYMS_CACHE=$kc "$rec" record -v -g -o kc2.data -- dev/app 6 2>kc2.rec-err
+n1=$(sed -n 's/^embedded symbols: \([0-9]*\) kernel functions from .*/\1/p' kc1.rec-err)
+n2=$(sed -n 's/^embedded symbols: \([0-9]*\) kernel functions from .*/\1/p' kc2.rec-err)
+left2=$(sed -n 's/^embedded symbols: .* kernel functions from .*, \([0-9]*\) addresses left/\1/p' kc2.rec-err)
+if [ "$n1" = 0 ] && [ "${n2:-0}" -gt 0 ] && [ "$(head -c 8 "$kc")" = "TPKSYM1" ] &&
+   [ "$(stat -c %a "$kc")" = 600 ]; then
+	ok "kernel functions remembered: none from a garbage file, $n2 from the first recording's in the second ($left2 addresses left to kallsyms); the file replaced, 0600"
+else
+	fail "kernel-function cache: first '$n1', second '$n2', file '$(head -c 8 "$kc")' mode $(stat -c %a "$kc"): $(cat kc1.rec-err kc2.rec-err | head -6)"
+fi
+# kallsyms is read if and only if some address is left to it
+if [ "${left2:-1}" -gt 0 ]; then
+	grep -q 'kernel symbols from' kc2.rec-err
+else
+	! grep -q 'kernel symbols from' kc2.rec-err
+fi && ok "kallsyms read only for what the cache left: ${left2:-?} addresses" ||
+	fail "kallsyms read with ${left2:-?} addresses left: $(grep 'kernel symbols from' kc2.rec-err)"
+# what the cache named is what perf names
+want_k=$(perf report -i kc2.data --stdio --no-children --sort dso,sym 2>/dev/null |
+	 awk '/^ +[0-9.]+%/ && $2 == "[kernel.kallsyms]" && !/0x/ { print $NF }' | sort -u)
+mv dev/app dev/libhot.so moved/
+report_hidden kc2.data kc2.txt
+mv moved/app moved/libhot.so dev/
+got_k=$(syms kc2.txt '[kernel.kallsyms]')
+missing=""
+for s in $want_k; do
+	echo "$got_k" | grep -qx -- "$s" || missing="$missing $s"
+done
+if [ -n "$want_k" ] && [ -z "$missing" ]; then
+	ok "with functions from the cache, every kernel symbol perf names ($(echo "$want_k" | grep -c .)) is named the same"
+else
+	fail "kernel symbols perf names that tinyperf (cache) does not:$missing (perf: $(echo $want_k | head -c 200))"
+fi
+
 # ---- a sysroot wins ------------------------------------------------------------------
 # static_hot is only in the unstripped copy's .symtab; the device copy had .dynsym only
 mv dev/app dev/libhot.so moved/

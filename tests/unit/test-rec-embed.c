@@ -1,7 +1,9 @@
 /* tests for embedded symbols: the TP_FEAT_SYMTAB codec (perfdata/symtab.c) round trip in both
  * byte orders through the host's decoder (host-tools/lib/symembed.c), its checks on broken
  * sections, the encoder's size cap, and the recorder's bounded address set
- * (recorder/addrset.c) degrading without ever missing an address.
+ * (recorder/addrset.c) degrading without ever missing an address, and the cache of kernel
+ * functions named in this boot (recorder/ksyms-cache.c): what it keeps, merges and finds, and
+ * every file it must refuse.
  * Prints [OK]/[FAIL] per case and "test-rec-embed: N passed, N failed". */
 #define _GNU_SOURCE
 #include "tests/unit/rec-test.h"
@@ -9,6 +11,11 @@
 #include "host-tools/lib/symembed.h"
 #include "perfdata/symtab.h"
 #include "recorder/addrset.h"
+#include "recorder/ksyms-cache.h"
+#include "recorder/symembed.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 static uint8_t out_mem[1 << 16];
 static char str_mem[1 << 14];
@@ -295,6 +302,168 @@ static void test_addrset(void)
 	arena__release(&a);
 }
 
+
+/* ---- the kernel-function cache ---- */
+
+static char kc_strs[1 << 18];
+static uint32_t kc_len;
+
+static struct symembed_sel ksel(uint64_t addr, uint64_t size, const char *name, uint32_t mod)
+{
+	struct symembed_sel s = { addr, size, kc_len, mod, 0 };
+
+	memcpy(kc_strs + kc_len, name, strlen(name) + 1);
+	kc_len += (uint32_t)strlen(name) + 1;
+	return s;
+}
+
+static const char *kc_name(const struct ksyms_cache *c, uint64_t addr)
+{
+	const struct ksyms_cache_ent *x = ksyms_cache__find(c, addr);
+
+	return x ? c->names + x->name : "-";
+}
+
+/* the file at path, its byte at off changed to v (off < 0: cut to -off bytes) */
+static void kc_poke(const char *path, long off, uint8_t v)
+{
+	FILE *f = fopen(path, "r+b");
+
+	if (!f)
+		return;
+	if (off < 0) {
+		if (ftruncate(fileno(f), -off)) { /* checked by the load that follows */ }
+	} else {
+		fseek(f, off, SEEK_SET);
+		fputc(v, f);
+	}
+	fclose(f);
+}
+
+static void test_ksyms_cache(void)
+{
+	char dir[] = "/tmp/tp-kc-XXXXXX", path[64], env[96], saved[64];
+	char *envp[] = { env, NULL };
+	struct ksyms_cache c;
+	struct symembed_sel v[8];
+	struct stat st;
+	uint64_t K = 0xffffffff81000000ULL;
+	uint32_t n = 0;
+	bool ok;
+
+	if (!mkdtemp(dir)) {
+		check("ksyms cache: a scratch directory", false, "mkdtemp failed");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kc", dir);
+	snprintf(saved, sizeof(saved), "%s/kc.saved", dir);
+	/* set and empty: no cache, nothing written */
+	snprintf(env, sizeof(env), "TINYPERF_KSYMS_CACHE=");
+	ksyms_cache__open(&c, envp);
+	v[0] = ksel(K, 0x100, "do_one", 0);
+	check("ksyms cache: TINYPERF_KSYMS_CACHE= turns it off",
+	      !c.path[0] && !ksyms_cache__save(&c, v, 1, kc_strs) && !ksyms_cache__find(&c, K),
+	      "path '%s'", c.path);
+	/* a new one: the kernel's sized functions are kept, not modules', not unsized ones */
+	snprintf(env, sizeof(env), "TINYPERF_KSYMS_CACHE=%s", path);
+	ksyms_cache__open(&c, envp);
+	n = 1;	/* do_one, and: */
+	v[n++] = ksel(K + 0x200, 0x40, "do_two", 0);
+	v[n++] = ksel(K + 0x300, 0, "unsized_last", 0);
+	v[n++] = ksel(0xffffffffc0001000ULL, 0x80, "ext4_read", 7);
+	ok = c.path[0] && c.nr == 0 && !ksyms_cache__save(&c, v, n, kc_strs) &&
+	     !stat(path, &st) && (st.st_mode & 0777) == 0600;
+	ksyms_cache__load(&c);
+	check("ksyms cache: a new file, 0600, the kernel's sized functions only",
+	      ok && c.nr == 2 && !strcmp(kc_name(&c, K), "do_one") &&
+	      !strcmp(kc_name(&c, K + 0xff), "do_one") && !strcmp(kc_name(&c, K + 0x100), "-") &&
+	      !strcmp(kc_name(&c, K + 0x23f), "do_two") && !strcmp(kc_name(&c, K + 0x240), "-") &&
+	      !strcmp(kc_name(&c, 0xffffffffc0001010ULL), "-") && !strcmp(kc_name(&c, K - 1), "-"),
+	      "nr %u, K: %s", c.nr, kc_name(&c, K));
+	/* more: merged by address with what is there; one overlapping a cached one (from a
+	 * coarser read, say) or the previous new one is not taken */
+	n = 0;
+	v[n++] = ksel(K - 0x1000, 0x20, "before", 0);
+	v[n++] = ksel(K + 0x80, 0x10, "inside_do_one", 0);
+	v[n++] = ksel(K + 0x100, 0x101, "over_do_two", 0);
+	v[n++] = ksel(K + 0x240, 0x60, "do_three", 0);
+	v[n++] = ksel(K + 0x250, 0x10, "inside_do_three", 0);
+	ok = !ksyms_cache__save(&c, v, n, kc_strs);
+	ksyms_cache__load(&c);
+	check("ksyms cache: new functions merged in order, overlapping ones not",
+	      ok && c.nr == 4 && !strcmp(kc_name(&c, K - 0xff1), "before") &&
+	      !strcmp(kc_name(&c, K + 0x80), "do_one") && !strcmp(kc_name(&c, K + 0x150), "-") &&
+	      !strcmp(kc_name(&c, K + 0x29f), "do_three") && c.v[0].addr < c.v[1].addr &&
+	      c.v[1].addr < c.v[2].addr && c.v[2].addr < c.v[3].addr,
+	      "nr %u", c.nr);
+	ksyms_cache__close(&c);
+	/* every file that does not check out is ignored */
+	{
+		static const struct { const char *what; long off; uint8_t v; } bad[] = {
+			{ "another boot's", 8, 'x' },
+			{ "a bad magic", 0, 'X' },
+			{ "a cut one", -100, 0 },
+			{ "an unsorted one (a start moved up)", 64 + 16 + 3, 0xff },
+			{ "a name outside the names", 64 + 12 + 3, 0x40 },
+			{ "an unended last name", -1, 0 },
+			{ "an entry count too high", 44, 9 },
+		};
+		char cmd[320];
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(cmd, sizeof(cmd), "cp -p %s %s", path, saved);
+			if (system(cmd))
+				break;
+			if (bad[i].off == -1) {
+				stat(path, &st);
+				kc_poke(path, (long)st.st_size - 1, 'z');
+			} else {
+				kc_poke(path, bad[i].off, bad[i].v);
+			}
+			ksyms_cache__open(&c, envp);
+			snprintf(cmd, sizeof(cmd), "ksyms cache: refused: %s", bad[i].what);
+			check(cmd, c.nr == 0 && !ksyms_cache__find(&c, K), "nr %u", c.nr);
+			ksyms_cache__close(&c);
+			rename(saved, path);
+		}
+		ksyms_cache__open(&c, envp);
+		check("ksyms cache: the intact file loads again", c.nr == 4, "nr %u", c.nr);
+		ksyms_cache__close(&c);
+		/* a symlink is not followed (O_NOFOLLOW) */
+		snprintf(cmd, sizeof(cmd), "mv %s %s && ln -s %s %s", path, saved, saved, path);
+		ok = !system(cmd);
+		ksyms_cache__open(&c, envp);
+		check("ksyms cache: a symlink in its place is not followed", ok && c.nr == 0,
+		      "nr %u", c.nr);
+		ksyms_cache__close(&c);
+		unlink(path);
+		rename(saved, path);
+	}
+	/* bounded: KSYMS_CACHE_MAX functions at most */
+	{
+		static struct symembed_sel many[KSYMS_CACHE_MAX + 100];
+		uint32_t nm = KSYMS_CACHE_MAX + 100;
+
+		ksyms_cache__open(&c, envp);
+		kc_len = 0;
+		for (uint32_t i = 0; i < nm; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "f%u", i);
+			many[i] = ksel(K + 0x100000 + (uint64_t)i * 0x40, 0x40, name, 0);
+		}
+		ok = !ksyms_cache__save(&c, many, nm, kc_strs);
+		ksyms_cache__load(&c);
+		check("ksyms cache: at most KSYMS_CACHE_MAX functions, the file still valid",
+		      ok && c.nr == KSYMS_CACHE_MAX && !strcmp(kc_name(&c, K + 0x100000), "f0") &&
+		      !strcmp(kc_name(&c, K), "do_one"), "nr %u, %s, %s", c.nr,
+		      kc_name(&c, K + 0x100000), kc_name(&c, K));
+		ksyms_cache__close(&c);
+	}
+	snprintf(env, sizeof(env), "rm -rf %s", dir);
+	if (system(env)) { /* scratch left behind: harmless */ }
+}
+
 int main(void)
 {
 	test_round_trip(false);
@@ -302,6 +471,7 @@ int main(void)
 	test_broken();
 	test_cap();
 	test_addrset();
+	test_ksyms_cache();
 	printf("test-rec-embed: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
