@@ -137,6 +137,20 @@ report_hidden() {
 syms() {
 	awk -v d="$2" '/^ +[0-9.]+%/ && $3 == d { print $NF }' "$1" | sort -u
 }
+# kernel_vs_perf DATA OUT: want_k, the kernel symbols perf names in DATA with everything
+# present, and missing, those of them that tinyperf's report OUT, made as on another host
+# (report_hidden), does not name
+kernel_vs_perf() {
+	want_k=$(perf report -i "$1" --stdio --no-children --sort dso,sym 2>/dev/null |
+		 awk '/^ +[0-9.]+%/ && $2 == "[kernel.kallsyms]" && !/0x/ { print $NF }' | sort -u)
+	mv dev/app dev/libhot.so moved/
+	report_hidden "$1" "$2"
+	mv moved/app moved/libhot.so dev/
+	missing=""
+	for s in $want_k; do
+		syms "$2" '[kernel.kallsyms]' | grep -qx -- "$s" || missing="$missing $s"
+	done
+}
 
 # ---- the hidden-symbol case ---------------------------------------------------------
 "$rec" record -v -g -o hidden.data -- dev/app 12 2>hidden.rec-err
@@ -244,16 +258,7 @@ else
 fi && ok "kallsyms read only for what the cache left: ${left2:-?} addresses" ||
 	fail "kallsyms read with ${left2:-?} addresses left: $(grep 'kernel symbols from' kc2.rec-err)"
 # what the cache named is what perf names
-want_k=$(perf report -i kc2.data --stdio --no-children --sort dso,sym 2>/dev/null |
-	 awk '/^ +[0-9.]+%/ && $2 == "[kernel.kallsyms]" && !/0x/ { print $NF }' | sort -u)
-mv dev/app dev/libhot.so moved/
-report_hidden kc2.data kc2.txt
-mv moved/app moved/libhot.so dev/
-got_k=$(syms kc2.txt '[kernel.kallsyms]')
-missing=""
-for s in $want_k; do
-	echo "$got_k" | grep -qx -- "$s" || missing="$missing $s"
-done
+kernel_vs_perf kc2.data kc2.txt
 if [ -n "$want_k" ] && [ -z "$missing" ]; then
 	ok "with functions from the cache, every kernel symbol perf names ($(echo "$want_k" | grep -c .)) is named the same"
 else
@@ -299,19 +304,8 @@ while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); don
 kill $rp 2>/dev/null
 wait $rp 2>/dev/null
 f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
-want_k=""
-if [ -n "$f" ]; then
-	want_k=$(perf report -i "$f" --stdio --no-children --sort dso,sym 2>/dev/null |
-		 awk '/^ +[0-9.]+%/ && $2 == "[kernel.kallsyms]" && !/0x/ { print $NF }' | sort -u)
-	mv dev/app dev/libhot.so moved/
-	report_hidden "$f" tcp.txt
-	mv moved/app moved/libhot.so dev/
-fi
-got_k=$(syms tcp.txt '[kernel.kallsyms]')
-missing=""
-for s in $want_k; do
-	echo "$got_k" | grep -qx -- "$s" || missing="$missing $s"
-done
+want_k="" missing=""
+[ -z "$f" ] || kernel_vs_perf "$f" tcp.txt
 if [ -n "$f" ] && syms tcp.txt libhot.so | grep -qx hot_function &&
    grep -q 'embedded' tcp.txt && [ -z "$missing" ] &&
    grep -q 'kernel symbols from /proc/kallsyms, now' tcp.rec-err; then
