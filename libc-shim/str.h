@@ -22,6 +22,8 @@ char *strstr(const char *h, const char *n);
 size_t tp_strlcpy(char *dst, const char *src, size_t size);
 /* true if s starts with prefix */
 bool tp_startswith(const char *s, const char *prefix);
+/* the value of name in an environment (envp as main gets it), or NULL */
+const char *tp_getenv(char **envp, const char *name);
 /* the bits set in v (__builtin_popcountll is a libgcc call of 70-130 bytes on most targets) */
 unsigned tp_popcount(uint64_t v);
 

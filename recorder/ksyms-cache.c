@@ -5,14 +5,6 @@
 
 static const char magic[8] = { 'T', 'P', 'K', 'S', 'Y', 'M', '1', '\n' };
 
-static const char *env(char **envp, const char *name, size_t len)
-{
-	for (char **e = envp; e && *e; e++)
-		if (!strncmp(*e, name, len) && (*e)[len] == '=')
-			return *e + len + 1;
-	return NULL;
-}
-
 /* the entries and names of a mapped file: true if they are a cache (sorted, disjoint, every
  * name inside the names and ended) */
 static bool valid(const struct ksyms_cache_ent *v, uint32_t nr, const char *names, uint32_t len)
@@ -32,7 +24,7 @@ static bool valid(const struct ksyms_cache_ent *v, uint32_t nr, const char *name
 
 void ksyms_cache__open(struct ksyms_cache *c, char **envp)
 {
-	const char *path = env(envp, "TINYPERF_KSYMS_CACHE", 20);
+	const char *path = tp_getenv(envp, "TINYPERF_KSYMS_CACHE");
 	char boot[KSYMS_CACHE_BOOT + 4];
 
 	memset(c, 0, sizeof(*c));

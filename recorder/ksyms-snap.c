@@ -56,10 +56,8 @@ static int scratch(const struct record *r, char which)
 		if (!slash)
 			dir = ".";
 	} else {
-		for (char **e = r->envp; e && *e; e++)
-			if (!strncmp(*e, "TMPDIR=", 7) && (*e)[7] == '/')
-				dir = *e + 7;
-		dir = dir ? dir : "/tmp";
+		dir = tp_getenv(r->envp, "TMPDIR");
+		dir = dir && dir[0] == '/' ? dir : "/tmp";
 		len = strlen(dir);
 	}
 	if (len > sizeof(path) - 64)

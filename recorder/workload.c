@@ -8,15 +8,13 @@
  * file beats "not found" elsewhere on PATH) */
 static long exec_path(char **argv, char **envp)
 {
-	const char *path = NULL;
+	const char *path;
 	char buf[512];
 	long err = -TP_ENOENT;
 
 	if (strchr(argv[0], '/'))
 		return sys_execve(argv[0], argv, envp);
-	for (char **e = envp; e && *e; e++)
-		if (tp_startswith(*e, "PATH="))
-			path = *e + 5;
+	path = tp_getenv(envp, "PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
 	while (*path) {

@@ -19,6 +19,16 @@ bool tp_startswith(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+const char *tp_getenv(char **envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (char **e = envp; e && *e; e++)
+		if (!strncmp(*e, name, len) && (*e)[len] == '=')
+			return *e + len + 1;
+	return NULL;
+}
+
 unsigned tp_popcount(uint64_t v)
 {
 	unsigned n = 0;
