@@ -206,6 +206,7 @@ shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 rec-opt-src := $(if $(CONFIG_REC_STREAMS),,recorder/sink-tcp.c recorder/sink-serial.c \
 		recorder/coalesce.c perfdata/framing.c) \
 	$(if $(CONFIG_REC_TRACEPOINTS),,recorder/tracefs.c recorder/tracing-data.c) \
+	$(if $(CONFIG_REC_FLIGHT),,recorder/flight.c recorder/ring-backward.c) \
 	$(if $(CONFIG_REC_LIST),,recorder/cmd-list.c) \
 	$(if $(CONFIG_REC_BUILDID_CACHE),,recorder/rec-bidcache.c) \
 	$(if $(CONFIG_REC_EMBED_SYMBOLS),,recorder/addrset.c recorder/symembed.c recorder/ksyms.c \

@@ -133,7 +133,7 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
 	 * its EXIT before its FORK. Its state comes from the tail synthesis instead (flight.c),
 	 * and a snapshot's churn then leaves nothing behind in the tables. */
-	if (h->type == PERF_RECORD_SAMPLE || !r->o.overwrite)
+	if (h->type == PERF_RECORD_SAMPLE || !rec_overwrite(r))
 		track__record(&r->track, h);
 	/* --coalesce: the sample comes back merged with its likes at the next flush */
 	if (h->type == PERF_RECORD_SAMPLE && rec_coalescing(r) && coalesce__add(&r->co, h))
@@ -202,7 +202,7 @@ static void drain(struct record *r)
 	uint64_t heads[REC_MAX_CPUS], pos;
 	bool any = false, bad;
 
-	if (r->o.overwrite)	/* read only at snapshots (recorder/flight.c) */
+	if (rec_overwrite(r))	/* read only at snapshots (recorder/flight.c) */
 		return;
 	/* a command's tree: a child's first samples can sit in one CPU's ring ahead of its FORK
 	 * or MMAPs in another's. Every ring's up to its head are taken first, then the pass
@@ -274,7 +274,7 @@ static void loop(struct record *r)
 		}
 		if (rec_coalescing(r))
 			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
-		if (r->fl.rotate)
+		if (rec_rotating(r))
 			timeout = flight__timeout(r, t, timeout);
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
@@ -291,7 +291,7 @@ static void loop(struct record *r)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
 			break;
-		if (r->fl.rotate && flight__due(r, now_ms(), switch_signal)) {
+		if (rec_rotating(r) && flight__due(r, now_ms(), switch_signal)) {
 			switch_signal = 0;
 			if (flight__switch(r))
 				break;
@@ -320,7 +320,7 @@ static void install_signals(void)
 	sys_signal(TP_SIGHUP, on_signal, 0);
 	sys_signal(TP_SIGCHLD, on_signal, 1);
 	sys_signal(TP_SIGPIPE, TP_SIG_IGN, 1);
-	if (rec.o.switch_output)
+	if (IS_ENABLED(CONFIG_REC_FLIGHT) && rec.o.switch_output)
 		sys_signal(TP_SIGUSR2, on_signal, 1);
 }
 
@@ -331,7 +331,7 @@ static void closing_line(struct record *r)
 
 	if (r->o.quiet)
 		return;
-	if (r->fl.rotate)
+	if (rec_rotating(r))
 		tp_snprintf(files, sizeof(files), "%u files, the last ", r->fl.files);
 	if (rec_coalescing(r))
 		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
@@ -367,7 +367,7 @@ int cmd_record(int argc, char **argv)
 	 * hands commands its argv shifted by one, and argv[-1] is its argv[0] */
 	r->argv = argv - 1;
 	r->argc = argc + 1;
-	if (rec_parse_events(r) || flight__init(r))
+	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) && flight__init(r)))
 		return 1;
 	r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, NULL };
 	r->fl.emit = emit;
@@ -391,7 +391,7 @@ int cmd_record(int argc, char **argv)
 		r->root = (uint32_t)r->wl.pid;
 	}
 	if (rec_open_events(r) || rec_open_output(r) ||
-	    (!r->o.overwrite && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
+	    (!rec_overwrite(r) && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
 				  (r->target <= REC_TASKS ? REC_SYNTH_TASKS : 0))))
 		goto out_kill;
 	/* a command's tree: on before the command starts, so that nothing it does goes
@@ -421,7 +421,7 @@ out_finish:
 	reap(r, true);
 	if (r->o.buildid_all)
 		track__mark_all(&r->track);
-	if (r->o.overwrite && !r->write_err)
+	if (rec_overwrite(r) && !r->write_err)
 		flight__snapshot(r);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
@@ -431,7 +431,7 @@ out_finish:
 	evlist__close(&r->el);
 	if (!r->pipe)
 		sys_close(r->out_fd);
-	if (!e && r->fl.rotate)
+	if (!e && rec_rotating(r))
 		e = flight__name_last(r);
 	{
 		int ce = rec_close_stream(r);

@@ -45,7 +45,8 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 /* the long options of features this build leaves out */
 #define OFF ((IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? 0 : 1u << F_BIDCACHE) |			\
 	     (IS_ENABLED(CONFIG_REC_STREAMS) ? 0 : 1u << F_RETRY | 1u << F_COALESCE) |		\
-	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED))
+	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED) |			\
+	     (IS_ENABLED(CONFIG_REC_FLIGHT) ? 0 : 1u << F_OVERWRITE | 1u << F_SWITCH | 1u << F_MAXFILES))
 
 void rec_opts__usage(int fd)
 {
@@ -78,12 +79,14 @@ void rec_opts__usage(int fd)
 		"      --duration SECS  stop after SECS seconds\n"
 		"  -i, --no-inherit     do not follow children\n"
 		"      --buildid-all    build-ids of every mapped DSO, not only hit ones\n"
+		"  -q, --quiet          errors only\n"
+		"  -v, --verbose        more messages\n");
+	if (IS_ENABLED(CONFIG_REC_FLIGHT))
+		tp_dprintf(fd,
 		"      --overwrite      flight recorder: rings keep the latest, written per snapshot\n"
 		"      --switch-output[=signal|SIZE|TIME]  new file per SIGUSR2, SIZE (100M) or\n"
 		"                       TIME (30s, 5m): OUTPUT.YYYYMMDDHHMMSScc (UTC)\n"
-		"      --switch-max-files N  keep the newest N\n"
-		"  -q, --quiet          errors only\n"
-		"  -v, --verbose        more messages\n");
+		"      --switch-max-files N  keep the newest N\n");
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE))
 		tp_dprintf(fd, "      --buildid-cache DIR  link (or copy) the hit binaries into DIR\n");
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
@@ -202,7 +205,7 @@ static unsigned find_long(const char *s, size_t n)
 	unsigned f;
 
 	for (f = 0; f < NR_OPTS; f++, l += strlen(l) + 1)
-		if (n && !(OFF & 1u << f) && !strncmp(l, s, n) && !l[n])
+		if (n && !strncmp(l, s, n) && !l[n])
 			break;
 	return f;
 }
@@ -233,6 +236,11 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 			f = find_long(a + 2, n);
 			if (f == NR_OPTS) {
 				tp_snprintf(err, errlen, "unknown option '%s'", a);
+				return -TP_EINVAL;
+			}
+			if (OFF & 1u << f) {
+				tp_snprintf(err, errlen, "option '--%s' is not in this build: turn its "
+					    "feature on in 'make menuconfig' and rebuild", long_name(f));
 				return -TP_EINVAL;
 			}
 			if (kinds[f] == O_OPTVAL) {

@@ -51,7 +51,7 @@ static void fill_attrs(struct record *r)
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
 			    PERF_ATTR_FLAG_WATERMARK;
 		a->wakeup_watermark = watermark;
-		if (r->o.overwrite)
+		if (rec_overwrite(r))
 			a->flags |= PERF_ATTR_FLAG_WRITE_BACKWARD;
 		if (i == 0)
 			a->flags |= PERF_ATTR_FLAG_MMAP | PERF_ATTR_FLAG_MMAP2 | PERF_ATTR_FLAG_COMM |
@@ -143,7 +143,7 @@ static int choose_target(struct record *r)
 	} else {
 		/* --overwrite reads records newest first: a tree cannot be followed through its
 		 * FORKs then, inherited events need no following */
-		r->target = r->o.no_inherit || r->o.overwrite ? REC_INHERIT : REC_TREE;
+		r->target = r->o.no_inherit || rec_overwrite(r) ? REC_INHERIT : REC_TREE;
 		r->tasks[r->nr_tasks++] = r->target == REC_TREE ? -1 : r->wl.pid;
 	}
 	return 0;
@@ -166,7 +166,7 @@ static int open_events(struct record *r)
 		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
 				 err, sizeof(err));
 	}
-	if (e == -TP_EINVAL && r->o.overwrite)
+	if (e == -TP_EINVAL && rec_overwrite(r))
 		return rec_fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
 			    err);
 	if (e)
@@ -175,7 +175,7 @@ static int open_events(struct record *r)
 		rec_msg(r, "tinyperf: record: no hardware 'cycles' event here (no PMU): using cpu-clock");
 	if (r->el.notes & EVL_EXCLUDED_KERNEL)
 		rec_msg(r, "tinyperf: record: kernel.perf_event_paranoid >= 2: recording user space only");
-	r->el.backward = r->o.overwrite;
+	r->el.backward = rec_overwrite(r);
 	if (evlist__mmap(&r->el, r->o.mmap_pages, err, sizeof(err)))
 		return rec_fail("%s", err);
 	for (unsigned i = 0; i < r->spec.nr; i++)

@@ -67,7 +67,7 @@ int rec_synth(struct record *r, unsigned what)
 		for (unsigned i = 0; i < r->o.nr_pids; i++)
 			synth__task(&sc, (uint32_t)r->o.pids[i]);
 	} else if (r->root) {	/* a command: it and every child alive */
-		keep.on = r->o.overwrite;
+		keep.on = rec_overwrite(r);
 		if (keep.on)
 			replay_kept(r);
 		sc.emit = emit_tree;

@@ -66,6 +66,17 @@ struct record {
 	uint8_t *bounce;
 };
 
+/* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
+static inline bool rec_overwrite(const struct record *r)
+{
+	return IS_ENABLED(CONFIG_REC_FLIGHT) && r->o.overwrite;
+}
+
+static inline bool rec_rotating(const struct record *r)
+{
+	return IS_ENABLED(CONFIG_REC_FLIGHT) && r->fl.rotate;
+}
+
 /* recorder/rec-features.c: the feature sections at the end (and at the start in pipe mode) */
 int rec_features__start(struct record *r);
 int rec_features__finish(struct record *r);

@@ -84,7 +84,7 @@ bgwait() {
 
 check_start=$(date +%s)
 part "dependencies (Debian packages)" "$src/scripts/deps.sh" all
-part "build: 6 targets x {musl, freestanding, skeletons}, sizes" "$src/scripts/matrix.sh" sizes
+part "build: 6 targets x {musl, freestanding, core, skeletons}, sizes" "$src/scripts/matrix.sh" sizes
 part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
 	MATRIX_BOARDS="qemu-x86_64 qemu-armv7 qemu-mips" "$src/scripts/matrix.sh" build
 part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch
@@ -93,6 +93,8 @@ part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
 part "record on this kernel (x86_64 musl), read by Linux perf" \
 	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"
+part "record: the core build (issue 3's features only, core-musl.config), read by Linux perf" \
+	env T_NAME=record-core "$src/tests/record/run.sh" "$out/qemu-x86_64-core-musl/tinyperf" "$out/record-core"
 part "flight recorder: overwrite, SIGUSR2 snapshots, rotation" "$src/tests/flight/run.sh" "$out/qemu-x86_64-musl/tinyperf"
 bgpart "flight recorder soak: 10 min -a -F 1000, churn, flat RSS" \
 	"$src/tests/flight/soak.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/flight-soak" 600

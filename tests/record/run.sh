@@ -201,6 +201,15 @@ fi
 rc=$?
 if [ $rc -eq 2 ] && head -n1 "$work/badopt.err" | grep -q "unknown option '--no-such-option'"; then ok "bad option: exit 2 and a clear line"
 else fail "bad option: rc $rc: $(head -n1 "$work/badopt.err")"; fi
+# a build without the flight recorder (tests/configs/core-*.config): its options get one line
+if ! "$tp" record -h 2>&1 | grep -q -- '--overwrite'; then
+	"$tp" record --overwrite -a -o "$work/x.data" >/dev/null 2>"$work/off.err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$work/x.data" ] &&
+	   head -n1 "$work/off.err" | grep -q "option '--overwrite' is not in this build: turn its feature on in 'make menuconfig'"; then
+		ok "build without the flight recorder: --overwrite gets one line and exit 2"
+	else fail "--overwrite in a build without it: rc $rc: $(head -n1 "$work/off.err")"; fi
+fi
 "$tp" record -e no-such-event -o "$work/x.data" -- true 2>"$work/badev.err"
 rc=$?
 if [ $rc -ne 0 ] && grep -q "unknown event 'no-such-event': see 'tinyperf list'" "$work/badev.err"; then ok "unknown event suggests tinyperf list"
