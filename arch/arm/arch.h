@@ -26,6 +26,12 @@
 /* armv7l natively; armv8l or aarch64 for a 32-bit process on a 64-bit kernel */
 #define ARCH_UNAME_MACHINES "armv7 armv8 armv6 aarch64"
 
+/* no divide instruction before ARMv7-A's integer-divide extension (Cortex-A8/A9): 32-bit
+ * division is an EABI helper call, which libc-shim/common/div64.c provides small */
+#ifndef __ARM_ARCH_EXT_IDIV__
+#define ARCH_SOFT_DIV32 1
+#endif
+
 #define ARCH_SVC_ASM "mov ip, r7\n\tmov r7, %[nr]\n\tsvc #0\n\tmov r7, ip"
 
 #define my_syscall0(n) ({						\

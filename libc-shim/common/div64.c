@@ -1,11 +1,66 @@
-/* 64-bit division for 32-bit targets: the helpers gcc calls for uint64_t / and % there.
+/* 64-bit division for 32-bit targets: the helpers gcc calls for uint64_t / and % there;
+ * and 32-bit division where the CPU has no divide instruction (ARMv7-A before the
+ * integer-divide extension: Cortex-A8/A9; arch/arm/arch.h says so with ARCH_SOFT_DIV32).
  * libgcc's are built for speed (1.1 KiB each on MIPS, 3.3 KiB for the three the recorder
  * pulls in, 1.2 KiB on i386); the recorder divides 64-bit numbers only on cold paths (option
  * values, file names, the closing summary), so one shift-subtract loop serves them all.
  * Defining them here keeps libgcc's copies out of the link (static linking takes the first
  * definition; libgcc has one function per object). Built without LTO, like string.c: the
  * compiler emits these calls after LTO has decided what is used. Empty on 64-bit targets. */
+#include "arch/arch.h"
 #include "libc-shim/types.h"
+
+#ifdef ARCH_SOFT_DIV32
+/* The ARM EABI's 32-bit helpers (libgcc's are unrolled for speed: 1.2 KiB for the two
+ * objects). The *divmod ones return the quotient in r0 and the remainder in r1, which is how
+ * AAPCS returns a 64-bit value (low word in r0). One quotient bit per step, from the
+ * divisor's highest bit aligned under the dividend's. */
+uint32_t __aeabi_uidiv(uint32_t n, uint32_t d);
+uint64_t __aeabi_uidivmod(uint32_t n, uint32_t d);
+int32_t __aeabi_idiv(int32_t n, int32_t d);
+uint64_t __aeabi_idivmod(int32_t n, int32_t d);
+
+uint64_t __aeabi_uidivmod(uint32_t n, uint32_t d)
+{
+	uint32_t q = 0;
+	int s;
+
+	if (!d)
+		return ~0ULL;	/* undefined in C; libgcc would raise SIGFPE */
+	s = n >= d ? __builtin_clz(d) - __builtin_clz(n) : -1;
+	for (; s >= 0; s--)
+		if (n >= d << s) {
+			n -= d << s;
+			q |= 1u << s;
+		}
+	return q | (uint64_t)n << 32;
+}
+
+uint32_t __aeabi_uidiv(uint32_t n, uint32_t d)
+{
+	return (uint32_t)__aeabi_uidivmod(n, d);
+}
+
+/* truncating: the quotient is negative when the signs differ, the remainder takes the
+ * dividend's sign */
+uint64_t __aeabi_idivmod(int32_t n, int32_t d)
+{
+	uint32_t un = n < 0 ? -(uint32_t)n : (uint32_t)n, ud = d < 0 ? -(uint32_t)d : (uint32_t)d;
+	uint64_t qr = __aeabi_uidivmod(un, ud);
+	uint32_t q = (uint32_t)qr, r = (uint32_t)(qr >> 32);
+
+	if ((n < 0) != (d < 0))
+		q = -q;
+	if (n < 0)
+		r = -r;
+	return q | (uint64_t)r << 32;
+}
+
+int32_t __aeabi_idiv(int32_t n, int32_t d)
+{
+	return (int32_t)(uint32_t)__aeabi_idivmod(n, d);
+}
+#endif
 
 #if __SIZEOF_LONG__ == 4
 

@@ -296,6 +296,72 @@ static void test_div64(void)
 	EQ("u64 q * d + r == n, r < d (2000 pairs)", bad, 0);
 }
 
+/* 32-bit / and %: the CPU's divide, or on ARMv7-A without one the EABI helpers of
+ * libc-shim/common/div64.c: edges (0, 1, equal, the top bit, INT32_MIN, signs) and
+ * q * d + r == n with r < d over generated pairs, divisors of every width. */
+static void test_div32(void)
+{
+	volatile uint32_t n = UINT32_MAX, d = 10;
+	volatile int32_t sn = -7, sd = 2;
+	uint32_t x = 0x9e3779b9u, bad = 0, sbad = 0;
+	int i;
+
+	EQ("u32 / 10", n / d, 429496729);
+	EQ("u32 % 10", n % d, 5);
+	d = 0x80000000u;
+	EQ("u32 / 2^31", n / d, 1);
+	EQ("u32 % 2^31", n % d, 0x7fffffff);
+	n = 5;
+	d = 7;
+	EQ("u32 smaller / larger", n / d, 0);
+	EQ("u32 smaller % larger", n % d, 5);
+	n = 0;
+	EQ("u32 0 / 7", n / d, 0);
+	n = d = 123456789;
+	EQ("u32 n / n", n / d, 1);
+	EQ("u32 n % n", n % d, 0);
+	d = 1;
+	EQ("u32 n / 1", n / d, 123456789);
+	EQ("s32 -7 / 2", sn / sd, -3);
+	EQ("s32 -7 % 2", sn % sd, -1);
+	sn = 7;
+	sd = -2;
+	EQ("s32 7 / -2", sn / sd, -3);
+	EQ("s32 7 % -2", sn % sd, 1);
+	sn = INT32_MIN;
+	sd = 10;
+	EQ("s32 min / 10", sn / sd, -214748364);
+	EQ("s32 min % 10", sn % sd, -8);
+	sd = -1000003;
+	EQ("s32 min / -1000003", sn / sd, 2147);
+	EQ("s32 min % -1000003", sn % sd, -477207);
+	for (i = 0; i < 2000; i++) {
+		uint32_t a, b, q, r;
+		int32_t sa, sb, sq, sr;
+
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		a = x;
+		b = x >> (i % 32) | 1;
+		n = a;
+		d = b;
+		q = n / d;
+		r = n % d;
+		if (q * b + r != a || r >= b)
+			bad++;
+		sa = (int32_t)(a ^ 0x80000000u);
+		sb = (int32_t)b * ((i & 1) ? -1 : 1);
+		sn = sa;
+		sd = sb;
+		sq = sn / sd;
+		sr = sn % sd;
+		if ((int64_t)sq * sb + sr != sa || (sr && (sr < 0) != (sa < 0)) ||
+		    (sr < 0 ? -(int64_t)sr : sr) >= (sb < 0 ? -(int64_t)sb : sb))
+			sbad++;
+	}
+	EQ("u32 q * d + r == n, r < d (2000 pairs)", bad, 0);
+	EQ("s32 q * d + r == n, |r| < |d|, r has n's sign (2000 pairs)", sbad, 0);
+}
+
 void test_shim(const struct test_env *e)
 {
 	env = e;
@@ -307,4 +373,5 @@ void test_shim(const struct test_env *e)
 		test_file();
 	test_strerror();
 	test_div64();
+	test_div32();
 }
