@@ -249,14 +249,11 @@ static void test_strerror(void)
 }
 
 /* 64-bit / and % (libc-shim/common/div64.c on 32-bit targets): known quotients, the edge
- * cases of the shift-subtract loop (divisor above 2^63, 32-bit fast path), C's signs, and
- * q * d + r == n with r < d over a run of generated pairs. */
+ * cases of the shift-subtract loop (divisor above 2^63, 32-bit fast path); signs and
+ * generated pairs below. */
 static void test_div64(void)
 {
 	volatile uint64_t n = UINT64_MAX, d = 10;
-	volatile int64_t sn = -7, sd = 2;
-	uint64_t x = 0x9e3779b97f4a7c15ull, bad = 0;
-	int i;
 
 	EQ("u64 / 10", n / d == 1844674407370955161ull, 1);
 	EQ("u64 % 10", n % d, 5);
@@ -270,41 +267,14 @@ static void test_div64(void)
 	d = 7;
 	EQ("32-bit path /", n / d, 571428571);
 	EQ("32-bit path %", n % d, 3);
-	EQ("s64 -7 / 2", sn / sd, -3);
-	EQ("s64 -7 % 2", sn % sd, -1);
-	sn = 7;
-	sd = -2;
-	EQ("s64 7 / -2", sn / sd, -3);
-	EQ("s64 7 % -2", sn % sd, 1);
-	sn = INT64_MIN;
-	sd = 1000000007;
-	EQ("s64 min / 1000000007", sn / sd, -9223371972LL);
-	EQ("s64 min % 1000000007", sn % sd, -291172004LL);
-	for (i = 0; i < 2000; i++) {
-		uint64_t a, b, q, r;
-
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		a = x;
-		b = x >> (i % 64) | 1;
-		n = a;
-		d = b;
-		q = n / d;
-		r = n % d;
-		if (q * b + r != a || r >= b)
-			bad++;
-	}
-	EQ("u64 q * d + r == n, r < d (2000 pairs)", bad, 0);
 }
 
 /* 32-bit / and %: the CPU's divide, or on ARMv7-A without one the EABI helpers of
- * libc-shim/common/div64.c: edges (0, 1, equal, the top bit, INT32_MIN, signs) and
- * q * d + r == n with r < d over generated pairs, divisors of every width. */
+ * libc-shim/common/div64.c: edges (0, 1, equal, the top bit); signs and generated pairs
+ * below. */
 static void test_div32(void)
 {
 	volatile uint32_t n = UINT32_MAX, d = 10;
-	volatile int32_t sn = -7, sd = 2;
-	uint32_t x = 0x9e3779b9u, bad = 0, sbad = 0;
-	int i;
 
 	EQ("u32 / 10", n / d, 429496729);
 	EQ("u32 % 10", n % d, 5);
@@ -322,44 +292,74 @@ static void test_div32(void)
 	EQ("u32 n % n", n % d, 0);
 	d = 1;
 	EQ("u32 n / 1", n / d, 123456789);
-	EQ("s32 -7 / 2", sn / sd, -3);
-	EQ("s32 -7 % 2", sn % sd, -1);
-	sn = 7;
-	sd = -2;
-	EQ("s32 7 / -2", sn / sd, -3);
-	EQ("s32 7 % -2", sn % sd, 1);
-	sn = INT32_MIN;
-	sd = 10;
-	EQ("s32 min / 10", sn / sd, -214748364);
-	EQ("s32 min % 10", sn % sd, -8);
-	sd = -1000003;
-	EQ("s32 min / -1000003", sn / sd, 2147);
-	EQ("s32 min % -1000003", sn % sd, -477207);
-	for (i = 0; i < 2000; i++) {
-		uint32_t a, b, q, r;
+}
+
+/* C's signs: the quotient truncates toward zero, the remainder takes the dividend's sign;
+ * each case in 64 bits, and in 32 bits where it fits */
+static void test_div_signs(void)
+{
+	static const struct { int64_t n, d, q, r; } v[] = {
+		{ -7, 2, -3, -1 }, { 7, -2, -3, 1 }, { -7, -2, 3, -1 },
+		{ INT32_MIN, 10, -214748364, -8 }, { INT32_MIN, -1000003, 2147, -477207 },
+		{ INT64_MIN, 1000000007, -9223371972LL, -291172004 },
+	};
+	char name[64];
+
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		volatile int64_t n = v[i].n, d = v[i].d;
+
+		tp_snprintf(name, sizeof(name), "s64 %lld / %lld and %%", (long long)v[i].n,
+			    (long long)v[i].d);
+		TRUE(name, n / d == v[i].q && n % d == v[i].r, n / d);
+		if (v[i].n >= INT32_MIN && v[i].n <= INT32_MAX) {
+			volatile int32_t n32 = (int32_t)v[i].n, d32 = (int32_t)v[i].d;
+
+			name[1] = '3', name[2] = '2';
+			TRUE(name, n32 / d32 == v[i].q && n32 % d32 == v[i].r, n32 / d32);
+		}
+	}
+}
+
+/* q * d + r == n with r < d over generated pairs, divisors of every width: u64, u32, s32 */
+static void test_div_pairs(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull, bad64 = 0, bad32 = 0, bads = 0;
+
+	for (int i = 0; i < 2000; i++) {
+		volatile uint64_t n, d;
+		volatile uint32_t n32, d32;
+		volatile int32_t sn, sd;
+		uint64_t a, b, q, r;
+		uint32_t a32, b32, q32, r32;
 		int32_t sa, sb, sq, sr;
 
-		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		a = x;
-		b = x >> (i % 32) | 1;
+		b = x >> (i % 64) | 1;
 		n = a;
 		d = b;
 		q = n / d;
 		r = n % d;
-		if (q * b + r != a || r >= b)
-			bad++;
-		sa = (int32_t)(a ^ 0x80000000u);
-		sb = (int32_t)b * ((i & 1) ? -1 : 1);
+		bad64 += q * b + r != a || r >= b;
+		a32 = (uint32_t)x;
+		b32 = (uint32_t)x >> (i % 32) | 1;
+		n32 = a32;
+		d32 = b32;
+		q32 = n32 / d32;
+		r32 = n32 % d32;
+		bad32 += q32 * b32 + r32 != a32 || r32 >= b32;
+		sa = (int32_t)(a32 ^ 0x80000000u);
+		sb = (int32_t)(b32 >> 1 | 1) * ((i & 1) ? -1 : 1);
 		sn = sa;
 		sd = sb;
 		sq = sn / sd;
 		sr = sn % sd;
-		if ((int64_t)sq * sb + sr != sa || (sr && (sr < 0) != (sa < 0)) ||
-		    (sr < 0 ? -(int64_t)sr : sr) >= (sb < 0 ? -(int64_t)sb : sb))
-			sbad++;
+		bads += (int64_t)sq * sb + sr != sa || (sr && (sr < 0) != (sa < 0)) ||
+			(sr < 0 ? -(int64_t)sr : sr) >= (sb < 0 ? -(int64_t)sb : sb);
 	}
-	EQ("u32 q * d + r == n, r < d (2000 pairs)", bad, 0);
-	EQ("s32 q * d + r == n, |r| < |d|, r has n's sign (2000 pairs)", sbad, 0);
+	EQ("u64 q * d + r == n, r < d (2000 pairs)", bad64, 0);
+	EQ("u32 q * d + r == n, r < d (2000 pairs)", bad32, 0);
+	EQ("s32 q * d + r == n, |r| < |d|, r has n's sign (2000 pairs)", bads, 0);
 }
 
 void test_shim(const struct test_env *e)
@@ -374,4 +374,6 @@ void test_shim(const struct test_env *e)
 	test_strerror();
 	test_div64();
 	test_div32();
+	test_div_signs();
+	test_div_pairs();
 }
