@@ -37,15 +37,18 @@ if ! "$cc" -m32 -static -nostdinc -nostdlib -fno-stack-protector -fno-pie -no-pi
 	done_tests
 	exit 1
 fi
-if ! "$PERF" record -q -N -e cpu-clock -F 2000 -g -o "$tmp/v.data" -- "$tmp/wl" 500 \
-	"$tmp/vdso.so" >/dev/null 2>"$tmp/rec.err"; then
+# perf keeps the vdso images in its build-id cache (a 32-bit one under [vdso]/ID/vdso, with
+# .build-id/ID linked to it): a cache of this test's own, which tinyperf is pointed at, so
+# that nothing depends on what ~/.debug holds
+if ! "$PERF" --buildid-dir "$tmp/debug" record -q -e cpu-clock -F 2000 -g -o "$tmp/v.data" -- \
+	"$tmp/wl" 500 "$tmp/vdso.so" >/dev/null 2>"$tmp/rec.err"; then
 	fail "perf record: $(tail -n 1 "$tmp/rec.err")"
 	done_tests
 	exit 1
 fi
 
-"$PERF" script -F ip,sym,dso -i "$tmp/v.data" >"$tmp/p" 2>/dev/null
-"$tp" script -F ip,sym,dso -i "$tmp/v.data" >"$tmp/t" 2>"$tmp/t.err"
+"$PERF" --buildid-dir "$tmp/debug" script -F ip,sym,dso -i "$tmp/v.data" >"$tmp/p" 2>/dev/null
+"$tp" script --buildid-dir "$tmp/debug" -F ip,sym,dso -i "$tmp/v.data" >"$tmp/t" 2>"$tmp/t.err"
 dsos() { awk 'NF { print $NF }' "$1"; }
 dsos "$tmp/p" >"$tmp/p.dsos"
 dsos "$tmp/t" >"$tmp/t.dsos"
@@ -76,5 +79,5 @@ else
 	fail "script: [vdso32] symbols: ${bad:-none named} ($(wc -l <"$tmp/nm") symbols in the image)"
 fi
 check "report --sort dso: a [vdso32] entry" \
-	sh -c "'$tp' report --sort dso -g none -i '$tmp/v.data' 2>/dev/null | grep -q '%  *\[vdso32\]\$'"
+	sh -c "'$tp' report --buildid-dir '$tmp/debug' --sort dso -g none -i '$tmp/v.data' 2>/dev/null | grep -q '%  *\[vdso32\]\$'"
 done_tests
