@@ -62,12 +62,6 @@ int rec_fail(const char *fmt, ...)
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
 
-/* --coalesce exists with the stream outputs (CONFIG_REC_STREAMS) */
-bool rec_coalescing(const struct record *r)
-{
-	return IS_ENABLED(CONFIG_REC_STREAMS) && r->o.coalesce_ms;
-}
-
 static uint32_t rd32(const struct perf_event_header *h, unsigned off)
 {
 	uint32_t v;

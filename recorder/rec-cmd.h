@@ -15,8 +15,6 @@ int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
 void rec_msg(const struct record *r, const char *fmt, ...) TP_PRINTF(2, 3);
 /* every byte for the output goes through here (the first error is kept in r->write_err) */
 int rec_write_out(void *ctx, const void *buf, size_t len);
-/* --coalesce is on (CONFIG_REC_STREAMS) */
-bool rec_coalescing(const struct record *r);
 
 /* -e into r->spec (the default event without -e) */
 int rec_parse_events(struct record *r);

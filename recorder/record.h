@@ -66,6 +66,13 @@ struct record {
 	uint8_t *bounce;
 };
 
+/* Options of optional features, as constants 0 in builds without them (so that their calls
+ * fold away with or without LTO). --coalesce: with the stream outputs (CONFIG_REC_STREAMS) */
+static inline bool rec_coalescing(const struct record *r)
+{
+	return IS_ENABLED(CONFIG_REC_STREAMS) && r->o.coalesce_ms;
+}
+
 /* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
 static inline bool rec_overwrite(const struct record *r)
 {
