@@ -1,7 +1,7 @@
 #!/bin/sh
 # Recorder budgets against Linux perf, measured in the same run (A B A B ...) with public
-# tools: hyperfine for wall time, perf stat (task-clock) for CPU, /usr/bin/time for peak RSS, perf's own sample
-# counts. Prints one table; figures are ratios to perf where that makes sense.
+# tools: hyperfine for wall time, perf stat (task-clock) for CPU, /usr/bin/time for peak RSS,
+# perf's own sample counts. Prints one table; figures are ratios to perf where that makes sense.
 #   bench/record.sh TINYPERF [SECONDS]   (SECONDS: the long -a -g run, default 20)
 # TINYPERF is any build: the default one, or the core one (tests/configs/core-musl.config:
 # no embedded symbols, so its "cache warm" and "--no-embed-symbols" rows are not printed).
@@ -24,7 +24,7 @@ row() { printf '%-46s %14s %14s %10s   %s\n' "$@"; }
 cpu_rss() {
 	perf stat -x, -e task-clock -o "$work/s" -- /usr/bin/time -f '%M' -o "$work/t" "$@" \
 		>/dev/null 2>&1 || true
-	awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { ms = $1 } END { printf "%.4f ", ms / 1000 }' "$work/s"
+	awk -F, '$3 ~ /^task-clock/ { ms = $1 } END { printf "%.4f ", ms / 1000 }' "$work/s"
 	tail -n 1 "$work/t"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
