@@ -66,23 +66,15 @@ struct record {
 	uint8_t *bounce;
 };
 
-/* Options of optional features, as constants 0 in builds without them (so that their calls
- * fold away with or without LTO). --coalesce: with the stream outputs (CONFIG_REC_STREAMS) */
-static inline bool rec_coalescing(const struct record *r)
-{
-	return IS_ENABLED(CONFIG_REC_STREAMS) && r->o.coalesce_ms;
-}
+/* Options of optional features, as constants 0 in builds without them, so that their calls
+ * fold away with or without LTO, and at -O0 too: macros, because only the front end's folding
+ * of a constant condition runs at -O0, and it does not see through an inline function.
+ * --coalesce: with the stream outputs (CONFIG_REC_STREAMS) */
+#define rec_coalescing(r)	(IS_ENABLED(CONFIG_REC_STREAMS) && (r)->o.coalesce_ms)
 
 /* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
-static inline bool rec_overwrite(const struct record *r)
-{
-	return IS_ENABLED(CONFIG_REC_FLIGHT) && r->o.overwrite;
-}
-
-static inline bool rec_rotating(const struct record *r)
-{
-	return IS_ENABLED(CONFIG_REC_FLIGHT) && r->fl.rotate;
-}
+#define rec_overwrite(r)	(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->o.overwrite)
+#define rec_rotating(r)		(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->fl.rotate)
 
 /* recorder/rec-features.c: the feature sections at the end (and at the start in pipe mode) */
 int rec_features__start(struct record *r);

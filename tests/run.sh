@@ -91,7 +91,7 @@ part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arc
 part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
-part "build: each optional feature off (and the extras on), with and without LTO" \
+part "build: each optional feature off (and the extras on), with LTO, without, at -O0" \
 	"$src/tests/build/features.sh" "$out/features"
 part "record on this kernel (x86_64 musl), read by Linux perf" \
 	"$src/tests/record/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-x86_64-musl"

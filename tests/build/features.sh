@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every optional feature of recorder/Kconfig switched off (and the off-by-default ones on),
-# with LTO and without: each configuration links (a call into a left-out file must fold away
-# in both cases), records /bin/true into a perf.data that Linux perf reads, and refuses the
+# with LTO, without, and at -O0 (CFLAGS=-O0, as a debug build sets it): each configuration
+# links (a call into a left-out file must fold away in every case), records /bin/true into a perf.data that Linux perf reads, and refuses the
 # options of what it left out with one line. x86_64 freestanding, run natively.
 #   features.sh [WORKDIR]
 set -u
@@ -16,35 +16,37 @@ export TINYPERF_KSYMS_CACHE=
 # NAME "OPTION-LINES" "A LONG OPTION THE BUILD MUST REFUSE, or nothing"
 one() {
 	name=$1 lines=$2 refused=$3
-	for lto in y n; do
+	for lto in y n O0; do
 		o=$work/$name-lto$lto
 		mkdir -p "$o"
 		{
 			echo "CONFIG_SHIM_FREESTANDING=y"
 			printf '%s\n' "$lines"
-			[ $lto = n ] && echo "# CONFIG_REC_LTO is not set"
+			[ $lto = y ] || echo "# CONFIG_REC_LTO is not set"
 		} >"$o/frag.config"
+		case $lto in y) how="LTO"; set -- ;; n) how="no LTO"; set -- ;;
+		O0) how="-O0"; set -- CFLAGS="-O0 -g" ;; esac
 		if ! make -s -C "$src" O="$o" qemu-x86_64_defconfig KCONFIG_FRAGMENTS="$o/frag.config" \
-			>"$o/build.log" 2>&1 || ! make -s -C "$src" O="$o" tinyperf >>"$o/build.log" 2>&1; then
-			fail "$name, LTO $lto: build: $(grep -m 2 -e error -e undefined "$o/build.log" | tr '\n' ' ')"
+			>"$o/build.log" 2>&1 || ! make -s -C "$src" O="$o" "$@" tinyperf >>"$o/build.log" 2>&1; then
+			fail "$name, $how: build: $(grep -m 2 -e error -e undefined "$o/build.log" | tr '\n' ' ')"
 			continue
 		fi
 		"$o/tinyperf" record -q -e cpu-clock -o "$o/t.data" -- /bin/true 2>"$o/rec.err"
 		rc=$?
 		if [ $rc -ne 0 ] || ! perf report --stdio -i "$o/t.data" >/dev/null 2>"$o/report.err" ||
 		   [ -s "$o/report.err" ]; then
-			fail "$name, LTO $lto: record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
+			fail "$name, $how: record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
 			continue
 		fi
 		if [ -n "$refused" ]; then
 			"$o/tinyperf" record "$refused" -a -o "$o/x.data" >/dev/null 2>"$o/off.err"
 			rc=$?
 			if [ $rc -ne 2 ] || ! head -n 1 "$o/off.err" | grep -q "option '$refused' is not in this build"; then
-				fail "$name, LTO $lto: $refused: exit $rc, $(head -n 1 "$o/off.err")"
+				fail "$name, $how: $refused: exit $rc, $(head -n 1 "$o/off.err")"
 				continue
 			fi
 		fi
-		ok "$name, LTO $lto: links ($(stat -c %s "$o/tinyperf") bytes), records, perf reads it${refused:+, $refused refused}"
+		ok "$name, $how: links ($(stat -c %s "$o/tinyperf") bytes), records, perf reads it${refused:+, $refused refused}"
 	done
 }
 
