@@ -52,21 +52,21 @@ void tp_fbuf__bytes(struct tp_fbuf *f, const void *src, size_t n)
 		memcpy(p, src, n);
 }
 
-void tp_fbuf__u16(struct tp_fbuf *f, uint16_t v)
+TP_NOINLINE void tp_fbuf__u16(struct tp_fbuf *f, uint16_t v)
 {
 	if (tp_fbuf__swaps(f))
 		v = tp_bswap16(v);
 	tp_fbuf__bytes(f, &v, sizeof(v));
 }
 
-void tp_fbuf__u32(struct tp_fbuf *f, uint32_t v)
+TP_NOINLINE void tp_fbuf__u32(struct tp_fbuf *f, uint32_t v)
 {
 	if (tp_fbuf__swaps(f))
 		v = tp_bswap32(v);
 	tp_fbuf__bytes(f, &v, sizeof(v));
 }
 
-void tp_fbuf__u64(struct tp_fbuf *f, uint64_t v)
+TP_NOINLINE void tp_fbuf__u64(struct tp_fbuf *f, uint64_t v)
 {
 	if (tp_fbuf__swaps(f))
 		v = tp_bswap64(v);
