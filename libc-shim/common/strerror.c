@@ -1,6 +1,8 @@
 /* tp_strerror: the messages of TP_ERRNO_LIST as one string, NUL-separated, indexed by a table
- * of numbers (which differ per arch), so a lookup costs two bytes per entry plus the text. */
+ * of numbers (which differ per arch), so a lookup costs two bytes per entry plus the text.
+ * Others print as "errno N", the number errno.h names. */
 #include "libc-shim/errno.h"
+#include "libc-shim/fmt.h"
 #include "libc-shim/types.h"
 
 #define CODE(name, msg) TP_##name,
@@ -24,5 +26,9 @@ const char *tp_strerror(long err)
 		while (*s++)
 			;
 	}
-	return "Unknown error";
+	/* one buffer: the recorder is one thread, and prints each message before the next */
+	static char unknown[24];
+
+	tp_snprintf(unknown, sizeof(unknown), "errno %ld", err);
+	return unknown;
 }

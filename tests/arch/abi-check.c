@@ -84,7 +84,8 @@ static void check_syscalls(report_fn *report)
 
 static void check_process(report_fn *report)
 {
-	TP_ERRNO_LIST(ERR)
+	TP_ERRNO_LIST_BASE(ERR)
+	TP_ERRNO_LIST_NET(ERR)
 	C(EWOULDBLOCK); C(ENOTSUP);
 	C(SIGHUP); C(SIGINT); C(SIGQUIT); C(SIGILL); C(SIGTRAP); C(SIGABRT); C(SIGBUS);
 	C(SIGFPE); C(SIGKILL); C(SIGUSR1); C(SIGSEGV); C(SIGUSR2); C(SIGPIPE); C(SIGALRM);

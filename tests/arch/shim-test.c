@@ -245,7 +245,14 @@ static void test_strerror(void)
 	}
 	TRUE("tp_strerror for every TP_E*, all values distinct", bad == 0, bad);
 	check_str("tp_strerror(0)", tp_strerror(0), "Success");
-	check_str("tp_strerror unknown", tp_strerror(-4000), "Unknown error");
+	check_str("tp_strerror unknown", tp_strerror(-4000), "errno 4000");
+	{	/* the socket errors only a connection meets: messages when something connects */
+		char want[24];
+
+		tp_snprintf(want, sizeof(want), "errno %ld", (long)TP_ECONNREFUSED);
+		check_str("tp_strerror of a socket error", tp_strerror(-TP_ECONNREFUSED),
+			  IS_ENABLED(CONFIG_SHIM_NET_ERRNOS) ? "Connection refused" : want);
+	}
 }
 
 /* 64-bit / and % (libc-shim/common/div64.c on 32-bit targets): known quotients, the edge
