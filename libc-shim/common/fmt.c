@@ -68,33 +68,14 @@ static uint64_t int_arg(va_list *ap, char len, bool is_signed)
 	return is_signed ? (uint64_t)(int64_t)((long)v >> drop) : v >> drop;
 }
 
-/* *n /= base, returning the remainder. 32-bit targets avoid a 64-bit division: libgcc's
- * __udivdi3 and __umoddi3 cost about 2 KiB on MIPS, this long division a few dozen bytes. */
+/* *n /= base, returning the remainder. On 32-bit targets the 64-bit division is
+ * libc-shim/common/div64.c's small shift-subtract loop, which other callers need too. */
 static unsigned divmod(uint64_t *n, unsigned base)
 {
-	uint64_t u = *n, q = 0;
-	unsigned r = 0;
-	int i;
+	uint64_t u = *n;
 
-	if (sizeof(long) == 8) {
-		*n = u / base;
-		return (unsigned)(u % base);
-	}
-	if (u >> 32 == 0) {
-		*n = (uint32_t)u / base;
-		return (uint32_t)u % base;
-	}
-	for (i = 0; i < 64; i++) {
-		r = r << 1 | (unsigned)(u >> 63);
-		u <<= 1;
-		q <<= 1;
-		if (r >= base) {
-			r -= base;
-			q |= 1;
-		}
-	}
-	*n = q;
-	return r;
+	*n = u / base;
+	return (unsigned)(u % base);
 }
 
 static void number(struct fmt *f, uint64_t u, char conv, int flags, int width, int prec)
