@@ -180,7 +180,11 @@ TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-co
 static-ldflags := -static -nostdlib -Wl,-z,norelro -Wl,-z,common-page-size=16
 
 ifeq ($(CONFIG_SHIM_FREESTANDING),y)
-  TP_CFLAGS += -ffreestanding -nostdinc -isystem $(gcc-include) -fno-stack-protector -U_FORTIFY_SOURCE
+  # -ffreestanding implies -fno-builtin, which makes every memcpy(&v, p, 8) and strlen("...")
+  # a call: -fbuiltin lets gcc expand them as it does with musl (x86_64 -1.3 KiB). The files
+  # that define or test those functions keep -fno-builtin (below).
+  TP_CFLAGS += -ffreestanding -fbuiltin -nostdinc -isystem $(gcc-include) -fno-stack-protector \
+	-U_FORTIFY_SOURCE
   TP_LDFLAGS += $(static-ldflags)
   link-pre :=
   link-post = $(libgcc)
@@ -245,6 +249,10 @@ $(obj)/%.o: $(srctree)/%.c $(autoheader) $(flags-stamp)
 # calls raise(): those must stay real global symbols, so their files are kept out of LTO.
 $(obj)/libc-shim/freestanding/string.o $(obj)/libc-shim/freestanding/libgcc.o \
 $(obj)/libc-shim/common/div64.o: TP_CFLAGS += -fno-lto
+
+# string.c defines memcpy and the rest: as builtins, gcc could turn them into calls to
+# themselves; tests/ must call the implementations, not have gcc fold strlen("abc") to 3
+$(obj)/libc-shim/freestanding/string.o $(obj)/tests/%.o: TP_CFLAGS += -fno-builtin
 
 # MIPS16e everywhere but the files whose inline asm needs MIPS32 (syscall, startup, the ring's
 # barriers) and tests/arch; -minterlink-mips16 lets MIPS32 code call either kind. Those files
