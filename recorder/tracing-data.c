@@ -9,6 +9,20 @@
 
 #define TD_RESERVE (32u << 20)
 
+/* the constant head of the blob, in the recorder's byte order */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BE_LONG		"\1"
+#define PAGE_4096	"\0\0\020\0"
+#else
+#define BE_LONG		"\0"
+#define PAGE_4096	"\0\020\0\0"
+#endif
+#if __SIZEOF_LONG__ == 8
+#define LONG_SIZE	"\010"
+#else
+#define LONG_SIZE	"\4"
+#endif
+
 static int put(struct tracing_data *td, const void *p, size_t n)
 {
 	if (n > td->cap - td->len)
@@ -81,9 +95,10 @@ static bool same_sys(const struct evsel *a, const struct evsel *b)
 
 int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 {
-	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	uint32_t nsys = 0, one = 1;
-	uint8_t info[2] = { *(const uint8_t *)&one ? 0 : 1, (uint8_t)sizeof(long) };
+	/* magic, version, big_endian, sizeof(long), page size 4096 (u32), "header_page" */
+	static const char head[] = "\027\010Dtracing0.6\0" BE_LONG LONG_SIZE PAGE_4096 "header_page";
+	uint32_t nsys = 0;
+	size_t at, at_ev;
 	long addr;
 	int err = 0;
 
@@ -102,28 +117,17 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 	td->buf = (uint8_t *)addr;
 	td->cap = TD_RESERVE;
 
-	err = put(td, magic, sizeof(magic));
-	err = err ?: put(td, "0.6", 4);
-	err = err ?: put(td, info, 2);
-	err = err ?: put_u32(td, 4096);
-	err = err ?: put(td, "header_page", 12);
+	err = put(td, head, sizeof(head));
 	err = err ?: put_file(td, "events/header_page", true);
 	err = err ?: put(td, "header_event", 13);
 	err = err ?: put_file(td, "events/header_event", true);
 	err = err ?: put_u32(td, 0);   /* ftrace formats */
 
-	/* systems in first-use order, each with its events (a system used twice counts once) */
+	/* systems in first-use order, each with its events (a system used twice counts once);
+	 * their count goes in front, patched once they are written */
 	nsys = 0;
-	for (unsigned i = 0; i < l->nr; i++) {
-		bool seen = false;
-
-		if (!is_tp(&l->ev[i]))
-			continue;
-		for (unsigned j = 0; j < i && !seen; j++)
-			seen = is_tp(&l->ev[j]) && same_sys(&l->ev[i], &l->ev[j]);
-		nsys += !seen;
-	}
-	err = err ?: put_u32(td, nsys);
+	at = td->len;
+	err = err ?: put_u32(td, 0);
 	for (unsigned i = 0; i < l->nr && !err; i++) {
 		const struct evsel *e = &l->ev[i];
 		size_t n = sys_len(e->name);
@@ -136,11 +140,14 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 			seen = is_tp(&l->ev[j]) && same_sys(e, &l->ev[j]);
 		if (seen)
 			continue;
-		for (unsigned j = i; j < l->nr; j++)
-			nev += is_tp(&l->ev[j]) && same_sys(e, &l->ev[j]);
-		err = put(td, e->name, n);
-		err = err ?: put(td, "", 1);
-		err = err ?: put_u32(td, nev);
+		nsys++;
+		/* the name with its ':' turned into the NUL, then the event count (patched) */
+		err = put(td, e->name, n + 1);
+		if (err)
+			break;
+		td->buf[td->len - 1] = '\0';
+		at_ev = td->len;
+		err = put_u32(td, 0);
 		for (unsigned j = i; j < l->nr && !err; j++) {
 			char rel[160];
 			const struct evsel *f = &l->ev[j];
@@ -150,8 +157,13 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 			tp_snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)n, f->name,
 				    f->name + n + 1);
 			err = put_file(td, rel, true);
+			nev++;
 		}
+		if (!err)
+			memcpy(td->buf + at_ev, &nev, 4);
 	}
+	if (!err)
+		memcpy(td->buf + at, &nsys, 4);
 	err = err ?: put_u32(td, 0);   /* kallsyms */
 	err = err ?: put_file(td, "printk_formats", false);
 	err = err ?: put_file(td, "saved_cmdlines", true);
