@@ -5,6 +5,7 @@
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 {
 	uint64_t a, b;
+	unsigned lo, hi;
 	int n = 0;
 
 	if (mask)
@@ -23,13 +24,16 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 			return -TP_EINVAL;
 		if (b >= (mask ? nbits : 1u << 20))
 			return -TP_ERANGE;
-		if (top && b + 1 > *top)
-			*top = (unsigned)b + 1;
+		/* a <= b < 2^32 from here: 32-bit arithmetic */
+		lo = (unsigned)a;
+		hi = (unsigned)b;
+		if (top && hi + 1 > *top)
+			*top = hi + 1;
 		if (!mask) {
-			n += (int)(b - a + 1);
+			n += (int)(hi - lo + 1);
 			continue;
 		}
-		for (unsigned c = (unsigned)a; c <= (unsigned)b; c++) {
+		for (unsigned c = lo; c <= hi; c++) {
 			uint64_t bit = 1ULL << (c & 63);
 
 			n += !(mask[c >> 6] & bit);
@@ -92,7 +96,7 @@ int sysinfo__cpudesc(char *buf, size_t cap)
 			continue;
 		for (n = v - p; n && blank(p[n - 1]); n--)
 			;
-		for (i = 0; i < best && (strlen(keys[i]) != n || memcmp(keys[i], p, n)); i++)
+		for (i = 0; i < best && (strncmp(keys[i], p, n) || keys[i][n]); i++)
 			;
 		if (i == best)
 			continue;
