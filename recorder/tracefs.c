@@ -22,16 +22,14 @@ static bool has_events(const char *dir)
 
 const char *tracefs__dir(void)
 {
-	if (found)
-		return found;
-	for (size_t i = 0; i < TP_ARRAY_SIZE(dirs); i++)
-		if (has_events(dirs[i]))
-			return found = dirs[i];
-	if (sys_mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0]))
-		return found = dirs[0];
-	if (sys_mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) == 0 && has_events(dirs[1]))
-		return found = dirs[1];
-	return NULL;
+	/* each directory as it is, then after mounting tracefs on the first, debugfs above the
+	 * second */
+	for (unsigned i = 0; !found && i < 4; i++)
+		if ((i < 2 || !sys_mount("nodev", i == 2 ? dirs[0] : "/sys/kernel/debug",
+					 i == 2 ? "tracefs" : "debugfs", 0, NULL)) &&
+		    has_events(dirs[i & 1]))
+			found = dirs[i & 1];
+	return found;
 }
 
 long tracefs__event_id(const char *sys, const char *name)
