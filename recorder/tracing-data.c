@@ -86,11 +86,12 @@ static size_t sys_len(const char *name)
 	return c ? (size_t)(c - name) : 0;
 }
 
+/* b is a tracepoint of a's system */
 static bool same_sys(const struct evsel *a, const struct evsel *b)
 {
 	size_t n = sys_len(a->name);
 
-	return n == sys_len(b->name) && !memcmp(a->name, b->name, n);
+	return is_tp(b) && n == sys_len(b->name) && !memcmp(a->name, b->name, n);
 }
 
 int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
@@ -137,7 +138,7 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 		if (!is_tp(e))
 			continue;
 		for (unsigned j = 0; j < i && !seen; j++)
-			seen = is_tp(&l->ev[j]) && same_sys(e, &l->ev[j]);
+			seen = same_sys(e, &l->ev[j]);
 		if (seen)
 			continue;
 		nsys++;
@@ -152,7 +153,7 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 			char rel[160];
 			const struct evsel *f = &l->ev[j];
 
-			if (!is_tp(f) || !same_sys(e, f))
+			if (!same_sys(e, f))
 				continue;
 			tp_snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)n, f->name,
 				    f->name + n + 1);
