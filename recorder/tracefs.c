@@ -110,11 +110,12 @@ long tracefs__glob(const char *sys, const char *glob,
 				continue;
 			matches++;
 			if (cb(ctx, sys, d->name) < 0) {
-				sys_close((int)fd);
-				return -TP_E2BIG;
+				n = -TP_E2BIG;
+				goto out_close;
 			}
 		}
 	}
+out_close:
 	sys_close((int)fd);
 	return n < 0 ? n : matches;
 }

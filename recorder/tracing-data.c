@@ -54,8 +54,8 @@ static int put_file(struct tracing_data *td, const char *rel, bool size64)
 		td->len += (size_t)r;
 		n += (size_t)r;
 		if (td->len == td->cap) {
-			sys_close((int)fd);
-			return -TP_ENOSPC;
+			r = -TP_ENOSPC;
+			break;
 		}
 	}
 	sys_close((int)fd);
