@@ -2,6 +2,9 @@
 #include "libc-shim/shim.h"
 #include "recorder/sysinfo.h"
 
+/* the byte of a u64 that holds its bits 0-7 */
+#define LOW_BYTE	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 7u : 0u)
+
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 {
 	uint64_t a, b;
@@ -33,11 +36,13 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 			n += (int)(hi - lo + 1);
 			continue;
 		}
+		/* bit c of the u64 words, a byte at a time: no 64-bit shifts on 32-bit targets */
 		for (unsigned c = lo; c <= hi; c++) {
-			uint64_t bit = 1ULL << (c & 63);
+			uint8_t *m = (uint8_t *)mask + ((c >> 3) ^ LOW_BYTE);
+			uint8_t bit = (uint8_t)(1u << (c & 7));
 
-			n += !(mask[c >> 6] & bit);
-			mask[c >> 6] |= bit;
+			n += !(*m & bit);
+			*m |= bit;
 		}
 	}
 	return n;
