@@ -1,17 +1,12 @@
 /* tp_text_hash(): FNV-1a 64 over the first executable load segment (the contract is in
  * texthash.h). Parses the ELF itself, byte by byte, so it runs on the device over an mmapped
  * file of any class and byte order without alignment assumptions. */
+#include "perfdata/elf-field.h"
 #include "perfdata/texthash.h"
 
 #define FNV64_BASIS 0xcbf29ce484222325ULL
 #define FNV64_PRIME 0x100000001b3ULL
 
-#define EI_CLASS 4
-#define EI_DATA 5
-#define ELFCLASS32 1
-#define ELFCLASS64 2
-#define ELFDATA2LSB 1
-#define ELFDATA2MSB 2
 #define PT_LOAD 1
 #define PF_X 1
 
@@ -23,15 +18,7 @@ struct elf_view {
 
 static uint64_t rd(const struct elf_view *v, size_t off, unsigned n)
 {
-	uint64_t x = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		unsigned shift = v->be ? 8 * (n - 1 - i) : 8 * i;
-
-		x |= (uint64_t)v->p[off + i] << shift;
-	}
-	return x;
+	return tp_elf_get(v->p + off, n, v->be);
 }
 
 static uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
@@ -63,15 +50,7 @@ uint64_t tp_text_hash(const void *elf, size_t len)
 	unsigned phentsize, phnum, i;
 	bool is64;
 
-	if (!elf || len < 52 || v.p[0] != 0x7f || v.p[1] != 'E' || v.p[2] != 'L' || v.p[3] != 'F')
-		return 0;
-	if (v.p[EI_CLASS] != ELFCLASS32 && v.p[EI_CLASS] != ELFCLASS64)
-		return 0;
-	if (v.p[EI_DATA] != ELFDATA2LSB && v.p[EI_DATA] != ELFDATA2MSB)
-		return 0;
-	is64 = v.p[EI_CLASS] == ELFCLASS64;
-	v.be = v.p[EI_DATA] == ELFDATA2MSB;
-	if (is64 && len < 64)
+	if (!elf || len < 52 || tp_elf_ident(v.p, &is64, &v.be) || (is64 && len < 64))
 		return 0;
 
 	phoff = is64 ? rd(&v, 32, 8) : rd(&v, 28, 4);

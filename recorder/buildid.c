@@ -1,5 +1,6 @@
 /* GNU build-ids from ELF notes and load-segment hashes (buildid.h). */
 #include "libc-shim/shim.h"
+#include "perfdata/elf-field.h"
 #include "perfdata/texthash.h"
 #include "recorder/buildid.h"
 
@@ -19,26 +20,6 @@ struct elf {
 	uint64_t phoff;
 	unsigned phentsize, phnum;
 };
-
-/* an n-byte integer in either byte order, a byte at a time: a load for the native order
- * would be faster, but its switch cost 100-250 bytes of code for the few fields read */
-uint64_t elf_get(const uint8_t *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[be ? i : n - 1 - i];
-	return v;
-}
-
-int elf_ident(const uint8_t *h, bool *is64, bool *be)
-{
-	if (memcmp(h, "\177ELF", 4) || h[4] < 1 || h[4] > 2 || h[5] < 1 || h[5] > 2)
-		return -TP_ENOEXEC;
-	*is64 = h[4] == 2;
-	*be = h[5] == 2;
-	return 0;
-}
 
 static int elf_read(const struct elf *e, void *buf, size_t len, uint64_t off)
 {
@@ -61,13 +42,13 @@ static int elf_open(struct elf *e)
 
 	if (err)
 		return err;
-	if ((err = elf_ident(h, &e->is64, &e->be)))
+	if ((err = tp_elf_ident(h, &e->is64, &e->be)))
 		return err;
 	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
 		return err;
-	e->phoff = e->is64 ? elf_get(h + 32, 8, e->be) : elf_get(h + 28, 4, e->be);
-	e->phentsize = (unsigned)elf_get(h + (e->is64 ? 54 : 42), 2, e->be);
-	e->phnum = TP_MIN((unsigned)elf_get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
+	e->phoff = e->is64 ? tp_elf_get(h + 32, 8, e->be) : tp_elf_get(h + 28, 4, e->be);
+	e->phentsize = (unsigned)tp_elf_get(h + (e->is64 ? 54 : 42), 2, e->be);
+	e->phnum = TP_MIN((unsigned)tp_elf_get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
 	return e->phnum && e->phentsize < (e->is64 ? 56u : 32u) ? -TP_ENOEXEC : 0;
 }
 
@@ -80,15 +61,15 @@ static int elf_phdr(const struct elf *e, unsigned i, uint32_t *type, uint64_t *o
 
 	if (err)
 		return err;
-	*type = (uint32_t)elf_get(p, 4, e->be);
+	*type = (uint32_t)tp_elf_get(p, 4, e->be);
 	if (e->is64) {
-		*off = elf_get(p + 8, 8, e->be);
-		*filesz = elf_get(p + 32, 8, e->be);
-		*align = elf_get(p + 48, 8, e->be);
+		*off = tp_elf_get(p + 8, 8, e->be);
+		*filesz = tp_elf_get(p + 32, 8, e->be);
+		*align = tp_elf_get(p + 48, 8, e->be);
 	} else {
-		*off = elf_get(p + 4, 4, e->be);
-		*filesz = elf_get(p + 16, 4, e->be);
-		*align = elf_get(p + 28, 4, e->be);
+		*off = tp_elf_get(p + 4, 4, e->be);
+		*filesz = tp_elf_get(p + 16, 4, e->be);
+		*align = tp_elf_get(p + 28, 4, e->be);
 	}
 	return 0;
 }
@@ -100,15 +81,15 @@ static int find_note(const uint8_t *p, size_t len, size_t align, bool be,
 	size_t off = 0, desc;
 
 	while (off <= len && len - off >= 12) {
-		size_t namesz = (size_t)elf_get(p + off, 4, be);
-		size_t descsz = (size_t)elf_get(p + off + 4, 4, be);
+		size_t namesz = (size_t)tp_elf_get(p + off, 4, be);
+		size_t descsz = (size_t)tp_elf_get(p + off + 4, 4, be);
 
 		if (namesz > len || descsz > len)
 			break;
 		desc = off + 12 + TP_ALIGN(namesz, align);
 		if (desc > len || descsz > len - desc)
 			break;
-		if (elf_get(p + off + 8, 4, be) == NT_GNU_BUILD_ID && namesz == 4 &&
+		if (tp_elf_get(p + off + 8, 4, be) == NT_GNU_BUILD_ID && namesz == 4 &&
 		    !memcmp(p + off + 12, "GNU", 4) && descsz) {
 			*idlen = (uint8_t)TP_MIN(descsz, (size_t)BUILD_ID_MAX);
 			memcpy(id, p + desc, *idlen);

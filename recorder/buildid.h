@@ -24,11 +24,6 @@ int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len);
  * than the recorder's (32-bit ones on a 64-bit kernel) have another vdso. */
 int buildid__vdso(uint8_t id[BUILD_ID_MAX], uint8_t *len);
 
-/* shared with symembed-elf.c: the n-byte (2, 4 or 8) field at p, in either byte order */
-uint64_t elf_get(const uint8_t *p, unsigned n, bool be);
-/* an ELF identification (its first 6 bytes): 0 and its class and byte order, or -TP_ENOEXEC */
-int elf_ident(const uint8_t *h, bool *is64, bool *be);
-
 /* tp_text_hash() of the file, mapped read-only: 0 and *hash, -TP_ENOEXEC when it has no
  * executable load segment, -TP_EFBIG when it cannot be mapped whole, or -errno. */
 int buildid__text_hash(const char *path, uint64_t *hash);

@@ -5,6 +5,7 @@
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/features.h"
 #include "perfdata/plt.h"
+#include "perfdata/elf-field.h"
 #include "recorder/buildid.h"
 #include "recorder/record.h"
 #include "recorder/symembed.h"
@@ -59,7 +60,7 @@ struct elf {
 /* a field that is 8 bytes at o64 in ELF64 and 4 bytes at o32 in ELF32 */
 static TP_NOINLINE uint64_t word(const struct elf *x, const uint8_t *p, unsigned o64, unsigned o32)
 {
-	return x->is64 ? elf_get(p + o64, 8, x->be) : elf_get(p + o32, 4, x->be);
+	return x->is64 ? tp_elf_get(p + o64, 8, x->be) : tp_elf_get(p + o32, 4, x->be);
 }
 
 static long elf_pread(const struct elf *x, void *buf, size_t len, uint64_t off)
@@ -90,11 +91,11 @@ struct esec {
 /* a section header's fields */
 static void sec_fields(const struct elf *x, const uint8_t *p, struct esec *out)
 {
-	out->type = (uint32_t)elf_get(p + 4, 4, x->be);
+	out->type = (uint32_t)tp_elf_get(p + 4, 4, x->be);
 	out->addr = word(x, p, 16, 12);
 	out->off = word(x, p, 24, 16);
 	out->size = word(x, p, 32, 20);
-	out->link = (uint32_t)elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
+	out->link = (uint32_t)tp_elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
 	out->entsize = word(x, p, 56, 36);
 }
 
@@ -104,7 +105,7 @@ static bool sec_named(const struct elf *x, const uint8_t *p, uint64_t shstr, con
 {
 	char n[16];
 
-	return elf_pread(x, n, len, shstr + elf_get(p, 4, x->be)) == (long)len && !memcmp(n, name, len);
+	return elf_pread(x, n, len, shstr + tp_elf_get(p, 4, x->be)) == (long)len && !memcmp(n, name, len);
 }
 
 static void plt_setup(struct elf *x, const struct esec *plt, const struct esec *rel);
@@ -121,16 +122,16 @@ static int elf_open(struct elf *x, uint8_t *buf)
 
 	if (err)
 		return err;
-	if (elf_ident(buf, &x->is64, &x->be))
+	if (tp_elf_ident(buf, &x->is64, &x->be))
 		return -TP_ENOEXEC;
-	x->machine = (uint16_t)elf_get(buf + 18, 2, x->be);
+	x->machine = (uint16_t)tp_elf_get(buf + 18, 2, x->be);
 	phoff = word(x, buf, 32, 28);
 	shoff = word(x, buf, 40, 32);
-	phent = (unsigned)elf_get(buf + (x->is64 ? 54 : 42), 2, x->be);
-	phnum = (unsigned)elf_get(buf + (x->is64 ? 56 : 44), 2, x->be);
-	shent = (unsigned)elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
-	shnum = (unsigned)elf_get(buf + (x->is64 ? 60 : 48), 2, x->be);
-	shstrndx = (unsigned)elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
+	phent = (unsigned)tp_elf_get(buf + (x->is64 ? 54 : 42), 2, x->be);
+	phnum = (unsigned)tp_elf_get(buf + (x->is64 ? 56 : 44), 2, x->be);
+	shent = (unsigned)tp_elf_get(buf + (x->is64 ? 58 : 46), 2, x->be);
+	shnum = (unsigned)tp_elf_get(buf + (x->is64 ? 60 : 48), 2, x->be);
+	shstrndx = (unsigned)tp_elf_get(buf + (x->is64 ? 62 : 50), 2, x->be);
 	if (phent < (x->is64 ? 56u : 32u) || shent < (x->is64 ? 64u : 40u) ||
 	    phent > SYMBUF / 64 * 2 || shent > SYMBUF / 64 * 2)
 		return -TP_ENOEXEC;
@@ -142,7 +143,7 @@ static int elf_open(struct elf *x, uint8_t *buf)
 	for (unsigned i = 0; i < phnum && x->nr_segs < MAX_SEGS; i++) {
 		uint8_t *p = buf + i * phent;
 
-		if (elf_get(p, 4, x->be) != PT_LOAD)
+		if (tp_elf_get(p, 4, x->be) != PT_LOAD)
 			continue;
 		x->seg[x->nr_segs].off = word(x, p, 8, 4);
 		x->seg[x->nr_segs].vaddr = word(x, p, 16, 8);
@@ -157,7 +158,7 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		if (i % per == 0 && rd(x, buf, (size_t)TP_MIN(per, shnum - i) * shent,
 				       shoff + (uint64_t)i * shent))
 			break;
-		type = (uint32_t)elf_get(p + 4, 4, x->be);
+		type = (uint32_t)tp_elf_get(p + 4, 4, x->be);
 		if (shstr && type == SHT_PROGBITS && sec_named(x, p, shstr, ".plt", 5))
 			sec_fields(x, p, &plt);
 		else if (shstr && (type == SHT_RELA || type == SHT_REL) &&
@@ -176,7 +177,7 @@ static int elf_open(struct elf *x, uint8_t *buf)
 		x->sym_off = word(x, p, 24, 16);
 		x->sym_size = word(x, p, 32, 20);
 		x->sym_ent = word(x, p, 56, 36);
-		link = elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
+		link = tp_elf_get(p + (x->is64 ? 40 : 24), 4, x->be);
 	}
 	if (!best || x->sym_ent < (x->is64 ? 24u : 16u) || x->sym_ent > SYMBUF)
 		return -TP_ENODATA;
@@ -295,14 +296,14 @@ static int read_syms(struct symembed *e, struct elf *x, uint8_t *buf)
 			uint64_t v, size, off;
 
 			if (((info & 15) != STT_FUNC && (info & 15) != STT_GNU_IFUNC) ||
-			    !elf_get(s + (x->is64 ? 6 : 14), 2, x->be))
+			    !tp_elf_get(s + (x->is64 ? 6 : 14), 2, x->be))
 				continue;	/* not a function, or undefined */
 			v = word(x, s, 8, 4);
 			size = word(x, s, 16, 8);
 			if (thumb)
 				v &= ~1ULL;	/* Thumb and MIPS16/microMIPS mark bit 0 */
 			if (to_offset(x, v, &off))
-				elf_sym(e, off, size, (uint32_t)elf_get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
+				elf_sym(e, off, size, (uint32_t)tp_elf_get(s, 4, x->be) | x->tag, info >> 4 == 1 ? 'g' :
 					info >> 4 == 2 ? 'w' : 'l');
 		}
 		done += n;
@@ -379,10 +380,10 @@ static const char *plt_name(struct symembed *e, const struct elf *x, uint32_t n)
 	const char *s = "";
 
 	if (!rd(x, b, (size_t)x->rel_ent, x->rel_off + (uint64_t)n * x->rel_ent)) {
-		sym = x->is64 ? elf_get(b + 8, 8, x->be) >> 32 : elf_get(b + 4, 4, x->be) >> 8;
+		sym = x->is64 ? tp_elf_get(b + 8, 8, x->be) >> 32 : tp_elf_get(b + 4, 4, x->be) >> 8;
 		if (sym && sym < x->sym_size / x->sym_ent &&
 		    !rd(x, b, 4, x->sym_off + sym * x->sym_ent))
-			s = elf_name(e, x, (uint32_t)elf_get(b, 4, x->be) & ~(NAME_ALT | NAME_PLT));
+			s = elf_name(e, x, (uint32_t)tp_elf_get(b, 4, x->be) & ~(NAME_ALT | NAME_PLT));
 	}
 	tp_snprintf(name, sizeof(name), "%s@plt", s);
 	return name;
@@ -464,10 +465,10 @@ static bool vdso_image(struct symembed *e, struct elf *x, uint8_t *buf)
 	 * binaries: then none gets embedded symbols */
 	if (e->vdso_classes & (1u << ((uintptr_t)p >> 16 >> 16 == 0)))
 		return false;
-	if (!p || elf_ident(p, &x->is64, &x->be))
+	if (!p || tp_elf_ident(p, &x->is64, &x->be))
 		return false;
 	end = (word(x, p, 40, 32)) +
-	      elf_get(p + (x->is64 ? 60 : 48), 2, x->be) * elf_get(p + (x->is64 ? 58 : 46), 2, x->be);
+	      tp_elf_get(p + (x->is64 ? 60 : 48), 2, x->be) * tp_elf_get(p + (x->is64 ? 58 : 46), 2, x->be);
 	x->mem = p;
 	x->mem_len = 4096;	/* the headers are in its first page */
 	elf_open(x, buf);	/* its load segments, at least */
