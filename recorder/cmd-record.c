@@ -62,11 +62,12 @@ int rec_fail(const char *fmt, ...)
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
 
+/* the builtin is a load, memcpy() a call under -ffreestanding (track.c) */
 static uint32_t rd32(const struct perf_event_header *h, unsigned off)
 {
 	uint32_t v;
 
-	memcpy(&v, (const char *)h + off, 4);
+	__builtin_memcpy(&v, (const char *)h + off, 4);
 	return v;
 }
 
@@ -74,7 +75,7 @@ static uint64_t rd64(const struct perf_event_header *h, unsigned off)
 {
 	uint64_t v;
 
-	memcpy(&v, (const char *)h + off, 8);
+	__builtin_memcpy(&v, (const char *)h + off, 8);
 	return v;
 }
 
