@@ -217,7 +217,6 @@ static void drain(struct record *r)
 		if (ring__read_to(&r->el.rings[i], heads[i], &ops) > 0)
 			any = true;
 	if (any && !r->write_err && !rec_coalescing(r)) {	/* the coalescer writes its own */
-		r->rounds++;
 		if (tp_writer__finished_round(&r->w) && !r->write_err)
 			r->write_err = r->w.err;
 	}
@@ -278,7 +277,6 @@ static void loop(struct record *r)
 			sys_read(sig_pipe[0], c, sizeof(c));
 			reap(r, false);
 		}
-		r->wakeups++;
 		drain(r);
 		if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
 			ksyms_snap__poll(r);
@@ -354,7 +352,7 @@ int cmd_record(int argc, char **argv)
 		return 0;
 	}
 	if (e < 0) {
-		tp_dprintf(2, "tinyperf: record: %s\n", err);
+		rec_fail("%s", err);
 		rec_opts__usage(2);
 		return 2;
 	}
