@@ -69,8 +69,9 @@ struct track_map;
 struct addrset;
 struct track_id;
 
-struct track_list {
-	struct track_proc *head, *tail;
+/* a circular list through its own head: no end is a special case */
+struct track_link {
+	struct track_link *next, *prev;
 };
 
 struct track {
@@ -85,8 +86,8 @@ struct track {
 	/* processes */
 	struct track_proc **phash;
 	uint32_t phash_mask, nr_procs, round;
-	struct track_list lru;		/* live, least recently used first */
-	struct track_list zombies;	/* exited, oldest first */
+	struct track_link lru;		/* live, least recently used first */
+	struct track_link zombies;	/* exited, oldest first */
 	struct track_proc *kernel;	/* kernel and module maps */
 	struct dsos dsos;		/* the files the maps point to */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
