@@ -31,7 +31,7 @@ static bool same_file(const struct dso *e, const struct dso_ident *id)
 	if (e->bid_size && id->bid_size)
 		return e->bid_size == id->bid_size && !memcmp(e->bid, id->bid, e->bid_size);
 	if (e->has_ino && id->has_ino)
-		return e->maj == id->maj && e->min == id->min && e->ino == id->ino;
+		return !memcmp(&e->fid, &id->fid, sizeof(e->fid));
 	return true;	/* nothing to tell them apart: the same name is the same file */
 }
 
@@ -43,9 +43,7 @@ static void learn(struct dso *e, const struct dso_ident *id)
 	}
 	if (!e->has_ino && id->has_ino) {
 		e->has_ino = true;
-		e->maj = id->maj;
-		e->min = id->min;
-		e->ino = id->ino;
+		e->fid = id->fid;
 	}
 }
 
@@ -58,7 +56,7 @@ static struct dso *drop(struct dsos *d, uint32_t i)
 	for (link = &d->buckets[e->hash & d->mask]; *link != i + 1; link = &d->v[*link - 1].hnext)
 		;
 	*link = e->hnext;
-	arena__put(d->arena, e->name, strlen(e->name) + 1);
+	arena__put(d->arena, e->name, e->name_size);
 	memset(e, 0, sizeof(*e));
 	if (i < d->free_from)
 		d->free_from = i;
@@ -112,6 +110,7 @@ int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_i
 	}
 	memcpy(copy, name, len);
 	e->name = copy;
+	e->name_size = (uint32_t)len;
 	e->hash = h;
 	e->kind = kind;
 	e->hit = d->mark_all;

@@ -8,19 +8,25 @@
 #include "libc-shim/types.h"
 #include "recorder/arena.h"
 
+/* a file's device and inode, laid out as in MMAP2 (so the record's bytes are copied) */
+struct dso_fid {
+	uint32_t maj, min;
+	uint64_t ino;
+};
+
 struct dso {
 	char *name;			/* NULL: a free slot */
 	uint32_t hash, hnext, refs;	/* hnext: index + 1 of the next in the bucket, 0 ends */
-	uint32_t maj, min;
-	uint64_t ino;
+	uint32_t name_size;		/* with its NUL; also makes the entry 64 bytes on 32-bit
+					 * targets: an index is a shift, not a multiply */
+	struct dso_fid fid;
 	uint8_t bid[20], bid_size, kind;
 	bool hit, has_ino;
 };
 
 /* what a mapping record tells about its file */
 struct dso_ident {
-	uint32_t maj, min;
-	uint64_t ino;
+	struct dso_fid fid;
 	const uint8_t *bid;
 	uint8_t bid_size;		/* 0: no build-id */
 	bool has_ino;

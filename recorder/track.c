@@ -381,15 +381,13 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		id.bid_size = TP_MIN(b[32], (uint8_t)20);
 		id.bid = b + 36;
 	} else if (mmap2) {
-		id.maj = rd32(b + 32);
-		id.min = rd32(b + 36);
-		id.ino = rd64(b + 40);
+		memcpy(&id.fid, b + 32, sizeof(id.fid));
 		id.has_ino = true;
 	}
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
 		p = t->kernel;
-		kind = tp_startswith(name, KERNEL_NAME) ? TRACK_KERNEL : TRACK_MODULE;
+		kind = strncmp(name, KERNEL_NAME, sizeof(KERNEL_NAME) - 1) ? TRACK_MODULE : TRACK_KERNEL;
 		if (kind == TRACK_KERNEL)
 			name = KERNEL_NAME;	/* "[kernel.kallsyms]_text" */
 		break;
