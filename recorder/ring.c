@@ -72,44 +72,39 @@ int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_o
 	       uint64_t *pos_out, bool *bad)
 {
 	uint64_t pos, mask = r->size - 1;
-	struct span span = { NULL, 0 };
+	struct span span = { r->data, 0 };
 	int err = 0;
 
 	*bad = false;
 	for (pos = start; pos != end;) {
 		uint64_t off = pos & mask;
 		const struct perf_event_header *h = (const void *)(r->data + off);
-		size_t size = h->size;
+		size_t size = h->size, first;
 
 		if (size < sizeof(*h) || size > end - pos) {
 			*bad = true;
 			break;
 		}
-		if (off + size > r->size) {
-			/* straddles the end: parse a copy, write the two pieces */
-			size_t first = (size_t)(r->size - off);
-
+		/* a record straddling the end is parsed from a copy and written as two pieces:
+		 * the first may extend the span, the second starts the next one */
+		first = TP_MIN(size, (size_t)(r->size - off));
+		if (first < size) {
 			memcpy(ops->bounce, h, first);
 			memcpy(ops->bounce + first, r->data, size - first);
-			if (ops->record(ops->ctx, (const void *)ops->bounce)) {
+		}
+		if (ops->record(ops->ctx, first < size ? (const void *)ops->bounce : h)) {
+			if (span.p + span.len != (const uint8_t *)h) {
 				err = flush(&span, ops);
-				if (!err)
-					err = ops->write(ops->ctx, h, first);
-				if (!err)
-					err = ops->write(ops->ctx, r->data, size - first);
-				if (err)
-					break;
-			}
-		} else if (ops->record(ops->ctx, h)) {
-			if (span.len && span.p + span.len == (const uint8_t *)h) {
-				span.len += size;
-			} else {
-				err = flush(&span, ops);
-				if (err)
-					break;
 				span.p = (const uint8_t *)h;
-				span.len = size;
 			}
+			span.len += first;
+			if (!err && first < size) {
+				err = flush(&span, ops);
+				span.p = r->data;
+				span.len = size - first;
+			}
+			if (err)
+				break;
 		}
 		pos += size;
 	}
