@@ -82,6 +82,7 @@ static uint64_t rd64(const struct perf_event_header *h, unsigned off)
 static bool on_record(void *ctx, const struct perf_event_header *h)
 {
 	struct record *r = ctx;
+	unsigned off;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
@@ -102,27 +103,22 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		}
 		break;
 	case PERF_RECORD_FORK:
-		/* a child of the tree joins it (track__record does that) */
-		if (r->target == REC_TREE && h->size >= 16 &&
-		    !track__in_tree(&r->track, rd32(h, 12)))
-			return false;
-		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_EXIT:
-		if (r->target == REC_TREE && h->size >= 12 &&
+		/* the pid, or a FORK's parent's (a child of the tree joins it: track__record) */
+		off = h->type == PERF_RECORD_FORK ? 12 : 8;
+		if (r->target == REC_TREE && h->size >= off + 4 &&
 		    !(h->misc & PERF_RECORD_MISC_KERNEL && h->type == PERF_RECORD_MMAP) &&
-		    !track__in_tree(&r->track, rd32(h, 8)))
+		    !track__in_tree(&r->track, rd32(h, off)))
 			return false;
 		break;
 	case PERF_RECORD_LOST:
-		if (h->size >= 24)
-			r->lost += rd64(h, 16);
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (h->size >= 16)
-			r->lost_samples += rd64(h, 8);
+		off = h->type == PERF_RECORD_LOST ? 16 : 8;	/* LOST's count is after its id */
+		if (h->size >= off + 8)
+			*(h->type == PERF_RECORD_LOST ? &r->lost : &r->lost_samples) += rd64(h, off);
 		break;
 	}
 	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
@@ -163,30 +159,30 @@ static int emit(void *ctx, const void *rec_buf, size_t len)
 static bool tree_pre(void *ctx, const struct perf_event_header *h)
 {
 	struct record *r = ctx;
-	uint16_t idh;
+	uint16_t idh = 0;
 	bool take;
 
 	switch (h->type) {
 	case PERF_RECORD_FORK:
-		take = true;
-		break;
+		track__record(&r->track, h);
+		return false;
 	case PERF_RECORD_COMM:	/* an exec starts the maps afresh */
 		idh = tp_id_hdr_size(r->sample_type);
-		take = (h->misc & PERF_RECORD_MISC_COMM_EXEC) && h->size >= 16 + idh &&
-		       track__in_tree(&r->track, rd32(h, 8));
-		if (take && rd32(h, 8) == r->root && r->root_exec == ~0ULL)
-			r->root_exec = rd64(h, h->size - idh + 8);	/* the id trailer's TIME */
+		take = (h->misc & PERF_RECORD_MISC_COMM_EXEC) && h->size >= 16 + idh;
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		take = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
-		       h->size >= 12 && track__in_tree(&r->track, rd32(h, 8));
+		       h->size >= 12;
 		break;
 	default:
-		take = false;
+		return false;
 	}
-	if (take)
+	if (take && track__in_tree(&r->track, rd32(h, 8))) {
+		if (h->type == PERF_RECORD_COMM && rd32(h, 8) == r->root && r->root_exec == ~0ULL)
+			r->root_exec = rd64(h, h->size - idh + 8);	/* the id trailer's TIME */
 		track__record(&r->track, h);
+	}
 	return false;
 }
 
