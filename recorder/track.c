@@ -513,7 +513,7 @@ static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint
 /* the same pid, cpumode, ip and callchain as the sample before (then remembered): true if
  * so, and nothing changed since (maps, processes, the address set's resets) */
 static bool repeats(struct track *t, uint32_t pid, unsigned mode, uint64_t ip,
-		    const uint8_t *cc, uint64_t nr)
+		    const uint8_t *cc, size_t nr)
 {
 	uint32_t gen = IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as ? t->as->gen : 0;
 
@@ -523,7 +523,7 @@ static bool repeats(struct track *t, uint32_t pid, unsigned mode, uint64_t ip,
 	}
 	if (t->memo_ok && t->memo_pid == pid && t->memo_mode == mode && t->memo_ip == ip &&
 	    t->memo_nr == nr && t->memo_gen == gen) {
-		uint32_t i = (uint32_t)nr;
+		size_t i = nr;
 
 		while (i && t->memo[i - 1] == rd64(cc + 8 * (i - 1)))	/* callers differ least */
 			i--;
@@ -545,7 +545,8 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	const uint8_t *p = b, *end = b + len;
 	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct track_proc *proc = NULL;
-	uint64_t type, nr, ip = 0, x;
+	uint64_t type, ip = 0, x;
+	size_t nr;
 	uint32_t pid = 0;
 
 	count(&t->stats.samples);
@@ -573,10 +574,11 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	p = b + 8 * nr;
 	nr = 0;
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		nr = rd64(p);
+		x = rd64(p);
 		p += 8;
-		if (nr > (uint64_t)(end - p) / 8)
+		if (x > (size_t)(end - p) / 8)
 			return bad(t);
+		nr = (size_t)x;	/* fits: the record holds it */
 	}
 	if (repeats(t, pid, mode, ip, p, nr))
 		return 0;
