@@ -315,22 +315,26 @@ static void install_signals(void)
 
 static void closing_line(struct record *r)
 {
-	uint64_t bytes = r->w.pos + r->fl.written;	/* every file with --switch-output */
-	char files[40] = "";
+	/* every file with --switch-output (only the flight recorder writes several) */
+	uint64_t bytes = r->w.pos + (IS_ENABLED(CONFIG_REC_FLIGHT) ? r->fl.written : 0);
+	const char *files = "";
+	char buf[40];
 
 	if (r->o.quiet)
 		return;
-	if (rec_rotating(r))
-		tp_snprintf(files, sizeof(files), "%u files, the last ", r->fl.files);
+	if (rec_rotating(r)) {
+		tp_snprintf(buf, sizeof(buf), "%u files, the last ", r->fl.files);
+		files = buf;
+	}
 	if (rec_coalescing(r))
 		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
 			   (unsigned long long)r->co.samples_in,
 			   (unsigned long long)r->co.records_out);
-	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02llu MB written to %s%s ]\n",
+	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02u MB written to %s%s ]\n",
 		   (unsigned long long)r->samples,
 		   (unsigned long long)(r->lost + r->lost_samples),
 		   (unsigned long long)(bytes / 1000000),
-		   (unsigned long long)(bytes % 1000000 / 10000), files, rec_out_name(r));
+		   (unsigned)(bytes % 1000000) / 10000, files, rec_out_name(r));
 }
 
 int cmd_record(int argc, char **argv)
