@@ -188,8 +188,7 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 
 static void drain(struct record *r)
 {
-	const struct ring_ops ops = { on_record, rec_write_out, r, r->bounce };
-	const struct ring_ops pre = { tree_pre, rec_write_out, r, r->bounce };
+	struct ring_ops ops = { tree_pre, rec_write_out, r, r->bounce };	/* on_record after */
 	uint64_t heads[REC_MAX_CPUS], pos;
 	bool any = false, bad;
 
@@ -203,8 +202,9 @@ static void drain(struct record *r)
 
 		heads[i] = g->page ? ring__head(g) : 0;
 		if (r->target == REC_TREE && g->page && heads[i] - g->prev <= g->size)
-			ring__walk(g, g->prev, heads[i], &pre, &pos, &bad);
+			ring__walk(g, g->prev, heads[i], &ops, &pos, &bad);
 	}
+	ops.record = on_record;
 	/* the heads were read after the exec: no COMM_EXEC up to them means it was lost (an
 	 * overrun ring), and from now on every sample of the command counts */
 	if (r->target == REC_TREE && r->root_exec == ~0ULL && r->wl.started)
@@ -362,14 +362,14 @@ int cmd_record(int argc, char **argv)
 	r->argc = argc + 1;
 	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) && flight__init(r)))
 		return 1;
-	r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, NULL };
 	r->fl.emit = emit;
 	addr = sys_mmap(NULL, BOUNCE_SIZE, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096)
 		return rec_fail("out of memory");
 	r->bounce = (uint8_t *)addr;
-	r->fl.ops.bounce = r->bounce;
+	if (IS_ENABLED(CONFIG_REC_FLIGHT))	/* how snapshots read the rings (flight.c) */
+		r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, r->bounce };
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
 		return rec_fail("out of memory");
