@@ -23,7 +23,7 @@ static void on_signal(int sig)
 {
 	char c = (char)sig;
 
-	if (sig == TP_SIGUSR2)
+	if (IS_ENABLED(CONFIG_REC_FLIGHT) && sig == TP_SIGUSR2)	/* installed only then */
 		switch_signal = 1;
 	else if (sig != TP_SIGCHLD)
 		stop_signal = sig;
