@@ -62,21 +62,23 @@ int rec_fail(const char *fmt, ...)
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
 
-/* the builtin is a load, memcpy() a call under -ffreestanding (track.c) */
+/* fields at any alignment, as track.c reads them: the target's unaligned loads */
+struct un64 {
+	uint64_t v;
+} __attribute__((packed, may_alias));
+
+struct un32 {
+	uint32_t v;
+} __attribute__((packed, may_alias));
+
 static uint32_t rd32(const struct perf_event_header *h, unsigned off)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, (const char *)h + off, 4);
-	return v;
+	return ((const struct un32 *)((const char *)h + off))->v;
 }
 
 static uint64_t rd64(const struct perf_event_header *h, unsigned off)
 {
-	uint64_t v;
-
-	__builtin_memcpy(&v, (const char *)h + off, 8);
-	return v;
+	return ((const struct un64 *)((const char *)h + off))->v;
 }
 
 static bool on_record(void *ctx, const struct perf_event_header *h)

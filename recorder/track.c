@@ -27,22 +27,25 @@ struct track_id {
 	uint64_t id, type;
 };
 
-/* __builtin_memcpy: -ffreestanding makes memcpy() a call, where the builtin is one or two
- * loads on targets with unaligned loads (and still the call on those without) */
+/* fields at any alignment: through packed types the compiler emits the target's unaligned
+ * loads (one or two instructions; lwl/lwr on MIPS), where memcpy() is a call under
+ * -ffreestanding */
+struct un64 {
+	uint64_t v;
+} __attribute__((packed, may_alias));
+
+struct un32 {
+	uint32_t v;
+} __attribute__((packed, may_alias));
+
 static uint64_t rd64(const uint8_t *p)
 {
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, 8);
-	return v;
+	return ((const struct un64 *)p)->v;
 }
 
 static uint32_t rd32(const uint8_t *p)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, 4);
-	return v;
+	return ((const struct un32 *)p)->v;
 }
 
 static uint32_t pow2_at_least(uint32_t n)
