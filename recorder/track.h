@@ -74,39 +74,42 @@ struct track_link {
 	struct track_link *next, *prev;
 };
 
+/* The fields most used come first: small offsets have the short load and store forms
+ * (Thumb-2 below 128 bytes, x86 below 128 too). */
 struct track {
+	struct dsos dsos;		/* the files the maps point to */
+	/* processes */
+	struct track_proc **phash;
+	uint32_t phash_mask, nr_procs, round;
+	struct track_proc *kernel;	/* kernel and module maps */
+	/* last lookups */
+	struct track_proc *last_proc;
+	const struct track_map *last_user, *last_kernel;
 	struct arena *arena;
-	struct track_limits lim;
-	struct track_stats stats;	/* read it freely */
+	struct track_link lru;		/* live, least recently used first */
+	struct track_link zombies;	/* exited, oldest first */
+	/* the last sample's pid, cpumode, ip and callchain: a sample that repeats it (an idle
+	 * CPU's, a loop's) has nothing new to mark, and is skipped after one compare */
+	uint64_t memo_ip;
+	uint32_t memo_pid, memo_nr, memo_gen;
+	uint16_t memo_mode;
+	bool memo_ok;
+	uint8_t fixed_nr;		/* u64s before the callchain (IDENTIFIER ... PERIOD) */
+	uint64_t fixed_type;		/* in the last sample_type seen */
 	/* event ids -> sample_type */
 	struct track_id *ids;
 	uint32_t nr_ids, last_id;
 	uint64_t type;			/* the sample_type of all ids, unless mixed */
 	bool mixed;			/* several sample_types: find each by its IDENTIFIER */
-	/* processes */
-	struct track_proc **phash;
-	uint32_t phash_mask, nr_procs, round;
-	struct track_link lru;		/* live, least recently used first */
-	struct track_link zombies;	/* exited, oldest first */
-	struct track_proc *kernel;	/* kernel and module maps */
-	struct dsos dsos;		/* the files the maps point to */
+	struct track_limits lim;
+	struct track_stats stats;	/* read it freely */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
 	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above */
 	uint64_t kmax;			/* the highest kernel (not module) address sampled
 					 * that the cache below does not cover */
 	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
 	bool kmods;			/* a module address was */
-	/* last lookups */
-	struct track_proc *last_proc;
-	const struct track_map *last_user, *last_kernel;
-	/* the last sample's pid, cpumode, ip and callchain: a sample that repeats it (an idle
-	 * CPU's, a loop's) has nothing new to mark, and is skipped after one compare */
-	uint64_t memo[TRACK_MEMO], memo_ip;
-	uint32_t memo_pid, memo_nr, memo_gen;
-	uint64_t fixed_type;		/* the last sample_type seen, and its u64s before the */
-	uint8_t fixed_nr;		/* callchain (IDENTIFIER ... PERIOD) */
-	uint16_t memo_mode;
-	bool memo_ok;
+	uint64_t memo[TRACK_MEMO];	/* the callchain of the memo above */
 };
 
 /* lim may be NULL (defaults). Tables are allocated here: 0 or -TP_ENOMEM. */
