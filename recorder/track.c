@@ -19,7 +19,8 @@ struct track_proc {
 	struct track_proc *hnext;		/* pid hash chain */
 	struct track_map *maps;
 	uint32_t pid, exit_round;
-	uint16_t nr, cap;
+	uint16_t nr;
+	uint16_t size;				/* of the maps' block, in bytes (at most 32 KiB) */
 	bool in_tree, zombie;
 };
 
@@ -181,9 +182,9 @@ static void maps_clear(struct track *t, struct track_proc *p)
 {
 	for (uint32_t i = 0; i < p->nr; i++)
 		t->dsos.v[p->maps[i].dso].refs--;
-	arena__put(t->arena, p->maps, p->cap * sizeof(*p->maps));
+	arena__put(t->arena, p->maps, p->size);
 	p->maps = NULL;
-	p->nr = p->cap = 0;
+	p->nr = p->size = 0;
 }
 
 /* room for n more maps in p; false if over the limit or out of memory */
@@ -197,7 +198,7 @@ static bool maps_room(struct track *t, struct track_proc *p, uint32_t n)
 		count(&t->stats.maps_dropped);
 		return false;
 	}
-	if (n <= p->cap)
+	if (n * sizeof(*m) <= p->size)
 		return true;
 	size = arena__class_size(n * sizeof(*m));
 	m = arena__get(t->arena, size);
@@ -207,9 +208,9 @@ static bool maps_room(struct track *t, struct track_proc *p, uint32_t n)
 	}
 	if (p->nr)
 		memcpy(m, p->maps, p->nr * sizeof(*m));
-	arena__put(t->arena, p->maps, p->cap * sizeof(*m));
+	arena__put(t->arena, p->maps, p->size);
 	p->maps = m;
-	p->cap = (uint16_t)TP_MIN(size / sizeof(*m), (size_t)MAX_MAPS);
+	p->size = (uint16_t)size;
 	return true;
 }
 
