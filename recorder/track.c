@@ -220,7 +220,8 @@ static void map_insert(struct track *t, struct track_proc *p, uint64_t start, ui
 		       uint32_t dso, uint32_t pgoff)
 {
 	uint32_t i = first_after(p, start), j;
-	bool split = i < p->nr && p->maps[i].start < start && p->maps[i].end > end;
+	bool left = i < p->nr && p->maps[i].start < start;	/* a map sticks out below */
+	bool split = left && p->maps[i].end > end;
 	struct track_map *m;
 
 	if (!maps_room(t, p, 1 + split))
@@ -231,7 +232,7 @@ static void map_insert(struct track *t, struct track_proc *p, uint64_t start, ui
 		memmove(&m[i + 1], &m[i], (p->nr++ - i) * sizeof(*m));
 		t->dsos.v[m[i].dso].refs++;
 	}
-	if (i < p->nr && m[i].start < start)
+	if (left)
 		m[i++].end = start;
 	for (j = i; j < p->nr && m[j].end <= end; j++)
 		t->dsos.v[m[j].dso].refs--;
@@ -590,9 +591,9 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 		mark_mode(t, proc, mode, ip);
 	for (; nr--; p += 8) {
 		x = rd64(p);
-		if (x >= PERF_CONTEXT_MAX)
-			mode = x == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
-			       x == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : 0;
+		if (x >= PERF_CONTEXT_MAX)	/* its high half all ones: the low one tells */
+			mode = (uint32_t)x == (uint32_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+			       (uint32_t)x == (uint32_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : 0;
 		else
 			mark_mode(t, proc, mode, x);
 	}
