@@ -30,8 +30,8 @@ static bool same_file(const struct dso *e, const struct dso_ident *id)
 {
 	if (e->bid_size && id->bid_size)
 		return e->bid_size == id->bid_size && !memcmp(e->bid, id->bid, e->bid_size);
-	if (e->has_ino && id->has_ino)
-		return !memcmp(&e->fid, &id->fid, sizeof(e->fid));
+	if (e->has_ino && id->fid)
+		return !memcmp(&e->fid, id->fid, sizeof(e->fid));
 	return true;	/* nothing to tell them apart: the same name is the same file */
 }
 
@@ -41,9 +41,9 @@ static void learn(struct dso *e, const struct dso_ident *id)
 		e->bid_size = id->bid_size;
 		memcpy(e->bid, id->bid, id->bid_size);
 	}
-	if (!e->has_ino && id->has_ino) {
+	if (!e->has_ino && id->fid) {
 		e->has_ino = true;
-		e->fid = id->fid;
+		memcpy(&e->fid, id->fid, sizeof(e->fid));
 	}
 }
 

@@ -26,10 +26,9 @@ struct dso {
 
 /* what a mapping record tells about its file */
 struct dso_ident {
-	struct dso_fid fid;
+	const void *fid;		/* a struct dso_fid's bytes (in the record), or NULL */
 	const uint8_t *bid;
 	uint8_t bid_size;		/* 0: no build-id */
-	bool has_ino;
 };
 
 struct dsos {

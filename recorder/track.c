@@ -386,8 +386,7 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		id.bid_size = TP_MIN(b[32], (uint8_t)20);
 		id.bid = b + 36;
 	} else if (mmap2) {
-		memcpy(&id.fid, b + 32, sizeof(id.fid));
-		id.has_ino = true;
+		id.fid = b + 32;
 	}
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
