@@ -506,12 +506,17 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 	}
 }
 
-static void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)
+static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)
 {
-	if (mode == PERF_RECORD_MISC_KERNEL)
-		mark(t, t->kernel, addr, &t->last_kernel);
-	else if (mode == PERF_RECORD_MISC_USER)
-		mark(t, p, addr, &t->last_user);
+	const struct track_map **cache = &t->last_user;
+
+	if (mode == PERF_RECORD_MISC_KERNEL) {
+		p = t->kernel;
+		cache = &t->last_kernel;
+	} else if (mode != PERF_RECORD_MISC_USER) {
+		return;
+	}
+	mark(t, p, addr, cache);
 }
 
 /* the same pid, cpumode, ip and callchain as the sample before (then remembered): true if
