@@ -17,12 +17,15 @@ int dsos__init(struct dsos *d, struct arena *a, uint32_t max)
 	return d->buckets && d->v ? 0 : -TP_ENOMEM;
 }
 
-static uint32_t hash_str(const char *s)
+/* FNV-1a of s, and its size with the NUL */
+static uint32_t hash_str(const char *s, size_t *size)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	const char *p = s;
+	uint32_t h = 2166136261u;
 
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
+	while (*p)
+		h = (h ^ (uint8_t)*p++) * 16777619u;
+	*size = (size_t)(p - s) + 1;
 	return h;
 }
 
@@ -88,8 +91,8 @@ void dsos__sweep(struct dsos *d)
 
 int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_ident *id)
 {
-	uint32_t h = hash_str(name), x;
-	size_t len = strlen(name) + 1;
+	size_t len;
+	uint32_t h = hash_str(name, &len), x;
 	struct dso *e;
 	char *copy;
 
