@@ -281,8 +281,7 @@ static struct track_proc *proc_find(struct track *t, uint32_t pid)
 		list_del(p);
 		list_add(&t->lru, p);
 	}
-	if (p != t->last_proc)
-		t->last_user = NULL;
+	t->last_user = NULL;	/* another process (or none, and then it was NULL already) */
 	t->last_proc = p;
 	return p;
 }
