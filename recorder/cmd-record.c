@@ -118,9 +118,10 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		off = h->type == PERF_RECORD_LOST ? 16 : 8;	/* LOST's count is after its id */
+		/* LOST's count is after its id */
+		off = h->type == PERF_RECORD_LOST ? 16 : 8;
 		if (h->size >= off + 8)
-			*(h->type == PERF_RECORD_LOST ? &r->lost : &r->lost_samples) += rd64(h, off);
+			*(off == 16 ? &r->lost : &r->lost_samples) += rd64(h, off);
 		break;
 	}
 	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
@@ -181,8 +182,9 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 		return false;
 	}
 	if (take && track__in_tree(&r->track, rd32(h, 8))) {
+		/* the command's exec: the time in its id trailer */
 		if (h->type == PERF_RECORD_COMM && rd32(h, 8) == r->root && r->root_exec == ~0ULL)
-			r->root_exec = rd64(h, h->size - idh + 8);	/* the id trailer's TIME */
+			r->root_exec = rd64(h, h->size - idh + 8);
 		track__record(&r->track, h);
 	}
 	return false;
@@ -190,7 +192,7 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 
 static void drain(struct record *r)
 {
-	struct ring_ops ops = { tree_pre, rec_write_out, r, r->bounce };	/* on_record after */
+	struct ring_ops ops = { tree_pre, rec_write_out, r, r->bounce };	/* then on_record */
 	uint64_t heads[REC_MAX_CPUS], pos;
 	bool any = false, bad;
 

@@ -20,7 +20,7 @@ struct track_proc {
 	struct track_map *maps;
 	uint32_t pid, exit_round;
 	uint16_t nr;
-	uint16_t size;				/* of the maps' block, in bytes (at most 32 KiB) */
+	uint16_t size;				/* the maps' block's, in bytes (<= 32 KiB) */
 	bool in_tree, zombie;
 };
 
@@ -304,11 +304,11 @@ static void proc_free(struct track *t, struct track_proc *p)
 static void evict(struct track *t)
 {
 	struct track_proc *p = list_first(&t->zombies);
-	struct track_link *l;
+	struct track_link *l = t->lru.next;
 
 	if (!p) {
-		for (l = t->lru.next; l != &t->lru && ((struct track_proc *)l)->in_tree; l = l->next)
-			;
+		while (l != &t->lru && ((struct track_proc *)l)->in_tree)
+			l = l->next;
 		p = l != &t->lru ? (struct track_proc *)l : list_first(&t->lru);
 	}
 	if (p) {	/* always: the table is full */
@@ -390,7 +390,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
 		p = t->kernel;
-		kind = strncmp(name, KERNEL_NAME, sizeof(KERNEL_NAME) - 1) ? TRACK_MODULE : TRACK_KERNEL;
+		kind = strncmp(name, KERNEL_NAME, sizeof(KERNEL_NAME) - 1) ? TRACK_MODULE :
+		       TRACK_KERNEL;
 		if (kind == TRACK_KERNEL)
 			name = KERNEL_NAME;	/* "[kernel.kallsyms]_text" */
 		break;
@@ -505,7 +506,8 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 	}
 }
 
-static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, unsigned mode, uint64_t addr)
+static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, unsigned mode,
+				  uint64_t addr)
 {
 	const struct track_map **cache = &t->last_user;
 
@@ -594,11 +596,14 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 		mark_mode(t, proc, mode, ip);
 	for (; nr--; p += 8) {
 		x = rd64(p);
-		if (x >= PERF_CONTEXT_MAX)	/* its high half all ones: the low one tells */
-			mode = (uint32_t)x == (uint32_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
-			       (uint32_t)x == (uint32_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : 0;
-		else
+		if (x >= PERF_CONTEXT_MAX) {	/* its high half all ones: the low one tells */
+			uint32_t c = (uint32_t)x;
+
+			mode = c == (uint32_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+			       c == (uint32_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : 0;
+		} else {
 			mark_mode(t, proc, mode, x);
+		}
 	}
 	return 0;
 }
