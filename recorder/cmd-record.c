@@ -291,11 +291,11 @@ static void loop(struct record *r)
 		}
 		if (r->target == REC_TASKS) {
 			/* every task gone: every ring fd hangs up */
-			unsigned hup = 0;
+			unsigned i = 1;
 
-			for (unsigned i = 1; i < n; i++)
-				hup += !!(pfd[i].revents & TP_POLLHUP);
-			if (hup == n - 1)
+			while (i < n && (pfd[i].revents & TP_POLLHUP))
+				i++;
+			if (i == n)
 				break;
 		}
 		if (!r->pipe && now_ms() - last_ckpt >= 1000) {
