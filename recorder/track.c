@@ -200,7 +200,7 @@ static bool maps_room(struct track *t, struct track_proc *p, uint32_t n)
 	}
 	if (n * sizeof(*m) <= p->size)
 		return true;
-	size = arena__class_size(n * sizeof(*m));
+	size = pow2_at_least(n * sizeof(*m));	/* its arena class (n <= MAX_MAPS: <= 24 KiB) */
 	m = arena__get(t->arena, size);
 	if (!m) {
 		count(&t->stats.nomem);
