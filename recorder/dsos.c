@@ -103,7 +103,7 @@ int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_i
 			return (int)x - 1;
 		}
 	}
-	copy = len <= ARENA_MAX_GET ? arena__get(d->arena, len) : NULL;
+	copy = arena__get(d->arena, len);	/* NULL too past ARENA_MAX_GET */
 	if (!copy)
 		return -TP_ENOMEM;
 	e = slot(d);
