@@ -24,46 +24,46 @@ enum rec_target {
 			    * above, or --no-inherit) */
 };
 
+/* The fields every record and every pass of the loop touch come first, the large tables
+ * after them: on armv7 and MIPS a field within the first few KiB is one load, one further
+ * away needs its address built first. */
 struct record {
-	struct rec_opts o;
-	struct evlist_spec spec;
-	struct evlist el;
-	struct arena arena;
-	struct track track;
-	struct workload wl;
+	enum rec_target target;
 	uint32_t root;             /* the command's pid, 0 without a command */
 	uint64_t root_exec;        /* REC_TREE: the time of its exec (~0: not seen yet) */
-	enum rec_target target;
-	int cpus[REC_MAX_CPUS];
-	unsigned nr_cpus;
-	int tasks[REC_MAX_TASKS];
-	unsigned nr_tasks;
-
-	struct tp_writer w;
-	struct tp_sink_fd sink;
-	enum { REC_OUT_FILE, REC_OUT_STDOUT, REC_OUT_TCP, REC_OUT_SERIAL } out_kind;
-	struct sink_tcp tcp;       /* -o tcp://, tcp-listen:// */
-	struct sink_serial serial; /* -o serial: */
-	struct coalesce co;        /* --coalesce */
-	struct flight fl;          /* --overwrite, --switch-output (recorder/flight.c) */
-	struct ksyms_cache kcache; /* kernel functions earlier recordings named (embedded symbols) */
-	struct ksyms_snap ksnap;   /* /proc/kallsyms copied while recording (embedded symbols) */
-	bool pipe;                 /* pipe-mode output: every out_kind but a file */
-	int out_fd;
-	int write_err;             /* first -errno from the sink */
-
 	/* sample layout shared by every event: offsets into a SAMPLE record */
 	uint64_t sample_type;
 	unsigned off_tid, off_time;
-
 	uint64_t samples, lost, lost_samples;
 	uint64_t first_time, last_time;
-	uint64_t rounds, wakeups;
+	int write_err;             /* first -errno from the sink */
+	bool pipe;                 /* pipe-mode output: every out_kind but a file */
+	int out_fd;
 	int exit_status;
+	uint8_t *bounce;
 	char **argv;               /* tinyperf's own, for CMDLINE */
 	int argc;
 	char **envp;
-	uint8_t *bounce;
+	struct rec_opts o;
+	struct tp_writer w;
+	struct tp_sink_fd sink;
+	enum { REC_OUT_FILE, REC_OUT_STDOUT, REC_OUT_TCP, REC_OUT_SERIAL } out_kind;
+	struct workload wl;
+	struct track track;
+	struct arena arena;
+	unsigned nr_cpus;
+	unsigned nr_tasks;
+	struct sink_tcp tcp;       /* -o tcp://, tcp-listen:// */
+	struct ksyms_cache kcache; /* kernel functions earlier recordings named (embedded symbols) */
+	struct ksyms_snap ksnap;   /* /proc/kallsyms copied while recording (embedded symbols) */
+	struct evlist el;          /* 14 KiB, its ring table first */
+
+	int cpus[REC_MAX_CPUS];
+	int tasks[REC_MAX_TASKS];
+	struct evlist_spec spec;   /* 56 KiB */
+	struct sink_serial serial; /* -o serial: */
+	struct coalesce co;        /* --coalesce */
+	struct flight fl;          /* --overwrite, --switch-output (recorder/flight.c) */
 };
 
 /* Options of optional features, as constants 0 in builds without them, so that their calls
