@@ -23,4 +23,13 @@
 #define TP_IS_ENABLED_3(ignored, val, ...) val
 #define IS_ENABLED(option) TP_IS_ENABLED_1(option)
 
+/* Bit n of a bitmap of u64 words (perf's feature bits, CPU masks) as the byte that holds it and
+ * the bit within that byte: no 64-bit shifts on 32-bit targets. Bits 0-7 of a word are its
+ * last byte on big-endian targets. */
+static inline uint8_t *tp_bit_byte(const uint64_t *map, unsigned n)
+{
+	return (uint8_t *)map + ((n >> 3) ^ (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 7u : 0u));
+}
+#define TP_BIT_MASK(n) ((uint8_t)(1u << ((n) & 7)))
+
 #endif

@@ -243,12 +243,12 @@ static bool feat_valid(uint32_t id)
 
 static bool test_bit(const uint64_t *map, uint32_t id)
 {
-	return map[id / 64] & (1ULL << (id % 64));
+	return *tp_bit_byte(map, id) & TP_BIT_MASK(id);
 }
 
 static void set_bit(uint64_t *map, uint32_t id)
 {
-	map[id / 64] |= 1ULL << (id % 64);
+	*tp_bit_byte(map, id) |= TP_BIT_MASK(id);
 }
 
 /* HEADER_TRACING_DATA: {header (size 12); u32 size} then the blob padded to 8, outside

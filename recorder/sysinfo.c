@@ -2,9 +2,6 @@
 #include "libc-shim/shim.h"
 #include "recorder/sysinfo.h"
 
-/* the byte of a u64 that holds its bits 0-7 */
-#define LOW_BYTE	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 7u : 0u)
-
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 {
 	uint64_t a, b;
@@ -38,8 +35,7 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 		}
 		/* bit c of the u64 words, a byte at a time: no 64-bit shifts on 32-bit targets */
 		for (unsigned c = lo; c <= hi; c++) {
-			uint8_t *m = (uint8_t *)mask + ((c >> 3) ^ LOW_BYTE);
-			uint8_t bit = (uint8_t)(1u << (c & 7));
+			uint8_t *m = tp_bit_byte(mask, c), bit = TP_BIT_MASK(c);
 
 			n += !(*m & bit);
 			*m |= bit;
