@@ -81,7 +81,8 @@ ARCH_SYSCALL_WRAPPER long sys_fsync(int fd)
 	return my_syscall(TP_NR_fsync, fd);
 }
 
-ARCH_SYSCALL_WRAPPER long sys_getdents64(int fd, void *buf, size_t len)
+/* kept a call where LTO would inline it at each /proc walk (measured: aarch64 -112 bytes) */
+TP_NOINLINE ARCH_SYSCALL_WRAPPER long sys_getdents64(int fd, void *buf, size_t len)
 {
 	return my_syscall(TP_NR_getdents64, fd, buf, len);
 }
@@ -132,7 +133,9 @@ ARCH_SYSCALL_WRAPPER long sys_ioctl(int fd, unsigned long req, long arg)
 	return my_syscall(TP_NR_ioctl, fd, req, arg);
 }
 
-ARCH_SYSCALL_WRAPPER long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
+/* a call: six arguments and the mmap2 offset check, inlined at each site (armv7 -72 bytes) */
+TP_NOINLINE ARCH_SYSCALL_WRAPPER long sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
+					      uint64_t off)
 {
 #ifdef TP_NR_mmap2
 	/* mmap2 counts the offset in 4096-byte units whatever the page size */
