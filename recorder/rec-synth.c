@@ -8,9 +8,8 @@
  * of the new ones, so that a snapshot taken after processes exited (the last one, when the
  * command ends) still has their COMM and MMAPs. Bounded: what does not fit is not kept. */
 static struct {
-	char buf[32768];
 	size_t len;
-	bool on;
+	char buf[32768];
 } keep;
 
 /* a command's tree: what is synthesized joins the tree that track follows (a child forked
@@ -24,7 +23,7 @@ static int emit_tree(void *ctx, const void *rec, size_t len)
 		memcpy(&pid, (const char *)rec + 8, 4);
 		track__set_root(&r->track, pid);
 	}
-	if (keep.on && len <= sizeof(keep.buf) - keep.len) {
+	if (rec_overwrite(r) && len <= sizeof(keep.buf) - keep.len) {
 		memcpy(keep.buf + keep.len, rec, len);
 		keep.len += len;
 	}
@@ -67,8 +66,7 @@ int rec_synth(struct record *r, unsigned what)
 		for (unsigned i = 0; i < r->o.nr_pids; i++)
 			synth__task(&sc, (uint32_t)r->o.pids[i]);
 	} else if (r->root) {	/* a command: it and every child alive */
-		keep.on = rec_overwrite(r);
-		if (keep.on)
+		if (rec_overwrite(r))
 			replay_kept(r);
 		sc.emit = emit_tree;
 		synth__tree(&sc, r->root);
