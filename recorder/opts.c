@@ -113,6 +113,9 @@ static int parse_ids(const char *s, int *out, unsigned *nr)
 	return 0;
 }
 
+/* in apply(): the options OFF leaves out never get there, and their cases fold away */
+#define LEFT_OUT(f) if (OFF & 1u << (f)) break
+
 static int apply(struct rec_opts *o, unsigned f, const char *val)
 {
 	uint64_t v;
@@ -124,16 +127,11 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		o->events[o->nr_events++] = val;
 		return 0;
 	case F_FREQ:
-		if (tp_parse_u64(val, 10, &v) || !v)
+	case F_PERIOD:	/* the last one given wins */
+		if (tp_parse_u64(val, f == F_FREQ ? 10 : 0, &v) || !v)
 			return -TP_EINVAL;
-		o->freq = v;
-		o->period = 0;
-		return 0;
-	case F_PERIOD:
-		if (tp_parse_u64(val, 0, &v) || !v)
-			return -TP_EINVAL;
-		o->period = v;
-		o->freq = 0;
+		o->freq = o->period = 0;
+		*(f == F_FREQ ? &o->freq : &o->period) = v;
 		return 0;
 	case F_G: o->callgraph = true; return 0;
 	case F_ALL: o->system_wide = true; return 0;
@@ -150,11 +148,12 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		return tp_parse_seconds_ms(val, &o->duration_ms) || !o->duration_ms ? -TP_EINVAL : 0;
 	case F_NOINH: o->no_inherit = true; return 0;
 	case F_BIDALL: o->buildid_all = true; return 0;
-	case F_BIDCACHE: o->buildid_cache = val; return 0;
-	case F_OVERWRITE: o->overwrite = true; return 0;
-	case F_NOEMBED: o->no_embed_symbols = true; return 0;
-	case F_SWITCH: o->switch_output = val ? val : "signal"; return 0;
+	case F_BIDCACHE: LEFT_OUT(F_BIDCACHE); o->buildid_cache = val; return 0;
+	case F_OVERWRITE: LEFT_OUT(F_OVERWRITE); o->overwrite = true; return 0;
+	case F_NOEMBED: LEFT_OUT(F_NOEMBED); o->no_embed_symbols = true; return 0;
+	case F_SWITCH: LEFT_OUT(F_SWITCH); o->switch_output = val ? val : "signal"; return 0;
 	case F_MAXFILES:
+		LEFT_OUT(F_MAXFILES);
 		if (tp_parse_u64(val, 10, &v) || !v || v > 4096)
 			return -TP_EINVAL;
 		o->switch_max_files = (unsigned)v;
@@ -162,11 +161,13 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 	case F_QUIET: o->quiet = true; return 0;
 	case F_VERB: o->verbose++; return 0;
 	case F_RETRY:
+		LEFT_OUT(F_RETRY);
 		if (tp_parse_u64(val, 10, &v) || v > 1000000)
 			return -TP_EINVAL;
 		o->retries = (unsigned)v;
 		return 0;
 	case F_COALESCE:
+		LEFT_OUT(F_COALESCE);
 		if (!val) {
 			o->coalesce_ms = 1000;
 			return 0;
@@ -189,15 +190,6 @@ static unsigned find_short(char c)
 	return f;
 }
 
-static const char *long_name(unsigned f)
-{
-	const char *l = long_names;
-
-	while (f--)
-		l += strlen(l) + 1;
-	return l;
-}
-
 /* the option of long name s[0..n), or NR_OPTS */
 static unsigned find_long(const char *s, size_t n)
 {
@@ -212,7 +204,8 @@ static unsigned find_long(const char *s, size_t n)
 
 int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	int i, r;
+	const char *msg, *p = NULL;
+	int i, r, nl = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->freq = 4000;
@@ -220,8 +213,6 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 	o->mmap_pages = 128;
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
-		const char *val = NULL;
-		unsigned f;
 
 		if (!strcmp(a, "--")) {
 			i++;
@@ -229,77 +220,63 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 		}
 		if (a[0] != '-' || !a[1])
 			break;
-		if (a[1] == '-') {
-			const char *eq = strchr(a + 2, '=');
-			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		/* one long option or a bundle of short ones: p past the first '-', and the messages
+		 * name the option as "-%.*s" of nl bytes at p ("-F", "--freq") */
+		for (p = a + 1; *p; p++) {
+			bool lng = p == a + 1 && *p == '-';
+			const char *eq = lng ? strchr(p, '=') : NULL;
+			const char *att = lng ? (eq ? eq + 1 : NULL) : (p[1] ? p + 1 : NULL);
+			const char *val = NULL;
+			unsigned f;
 
-			f = find_long(a + 2, n);
+			nl = !lng ? 1 : eq ? (int)(eq - p) : (int)strlen(p);
+			f = lng ? find_long(p + 1, (size_t)nl - 1) : find_short(*p);
+
 			if (f == NR_OPTS) {
-				tp_snprintf(err, errlen, "unknown option '%s'", a);
-				return -TP_EINVAL;
+				nl = lng ? (int)strlen(p) : 1;
+				msg = "unknown option '-%.*s'";
+				goto fail;
 			}
 			if (OFF & 1u << f) {
-				tp_snprintf(err, errlen, "option '--%s' is not in this build: turn its "
-					    "feature on in 'make menuconfig' and rebuild", long_name(f));
-				return -TP_EINVAL;
+				msg = "option '-%.*s' is not in this build: turn its feature on in "
+				      "'make menuconfig' and rebuild";
+				goto fail;
 			}
 			if (kinds[f] == O_OPTVAL) {
-				val = eq ? eq + 1 : NULL;
+				val = att;
 			} else if (kinds[f] != O_FLAG) {
-				val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+				val = att ? att : (i + 1 < argc ? argv[++i] : NULL);
 				if (!val) {
-					tp_snprintf(err, errlen, "option '--%s' needs a value", long_name(f));
-					return -TP_EINVAL;
+					msg = "option '-%.*s' needs a value";
+					goto fail;
 				}
 			} else if (eq) {
-				tp_snprintf(err, errlen, "option '--%s' takes no value", long_name(f));
-				return -TP_EINVAL;
+				msg = "option '-%.*s' takes no value";
+				goto fail;
 			}
 			r = apply(o, f, val);
 			if (r < 0) {
-				tp_snprintf(err, errlen, "bad value '%s' for --%s", val ? val : "",
-					    long_name(f));
+				tp_snprintf(err, errlen, "bad value '%s' for -%.*s", val ? val : "", nl, p);
 				return -TP_EINVAL;
 			}
 			if (r > 0)
 				return 1;
-			continue;
-		}
-		for (char *p = a + 1; *p; p++) {
-			f = find_short(*p);
-			if (f == NR_OPTS) {
-				tp_snprintf(err, errlen, "unknown option '-%c'", *p);
-				return -TP_EINVAL;
-			}
-			if (kinds[f] != O_FLAG) {
-				val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
-				if (!val) {
-					tp_snprintf(err, errlen, "option '-%c' needs a value", *p);
-					return -TP_EINVAL;
-				}
-			}
-			r = apply(o, f, val);
-			if (r < 0) {
-				tp_snprintf(err, errlen, "bad value '%s' for -%c", val ? val : "", *p);
-				return -TP_EINVAL;
-			}
-			if (r > 0)
-				return 1;
-			if (val)
+			if (val || lng)
 				break;
 		}
 	}
 	if (i < argc)
 		o->argv = argv + i;
-	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids && !o->cpu_list) {
-		tp_snprintf(err, errlen, "nothing to record: give a command, -p PID, -t TID, -a or -C");
-		return -TP_EINVAL;
-	}
-	if (o->argv && (o->nr_pids || o->nr_tids)) {
-		tp_snprintf(err, errlen, "-p/-t and a command exclude each other");
-		return -TP_EINVAL;
-	}
+	msg = "nothing to record: give a command, -p PID, -t TID, -a or -C";
+	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids && !o->cpu_list)
+		goto fail;
+	msg = "-p/-t and a command exclude each other";
+	if (o->argv && (o->nr_pids || o->nr_tids))
+		goto fail;
 	if (o->cpu_list)
 		o->system_wide = true;
 	return 0;
+fail:
+	tp_snprintf(err, errlen, msg, nl, p);
+	return -TP_EINVAL;
 }
