@@ -48,50 +48,69 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED) |			\
 	     (IS_ENABLED(CONFIG_REC_FLIGHT) ? 0 : 1u << F_OVERWRITE | 1u << F_SWITCH | 1u << F_MAXFILES))
 
+/* --help: "usage:", then the option lines: "  ", the option padded to 21 columns, its text.
+ * A block of lines is L(OPTION, TEXT)... "\0" (the padding made by the format, not stored:
+ * ~130 bytes) */
+#define USAGE "usage: tinyperf record [OPTIONS] [--] [COMMAND [ARGS]]\n"
+#define L(opt, text) opt "\0" text "\0"
+#define HELP_EVENT(tracepoints)									\
+	L("-e, --event EV[,EV]", "cpu-clock task-clock page-faults context-switches cycles")	\
+	L("", "instructions cache-misses branch-misses rNNNN" tracepoints)			\
+	L("", "('tinyperf list'); :u :k, /call-graph=no/ /period=N/ /freq=N/")			\
+	L("-F, --freq HZ", "sample frequency (4000)")						\
+	L("-c, --count N", "sample every N events")						\
+	L("-g", "frame-pointer callchains")							\
+	L("-a, --all-cpus", "system-wide")							\
+	L("-C, --cpu LIST", "only these CPUs (0-3,6)")						\
+	L("-p, --pid PIDS", "attach to processes (a,b)")					\
+	L("-t, --tid TIDS", "attach to threads (a,b)")						\
+	L("-o, --output FILE", "default perf.data; - is stdout (pipe mode)") "\0"
+
+static void help(int fd, const char *s)
+{
+	for (;;) {
+		const char *t = s + strlen(s) + 1;
+
+		if (!*t)
+			return;
+		tp_dprintf(fd, "  %-21s%s\n", s, t);
+		s = t + strlen(t) + 1;
+	}
+}
+
 void rec_opts__usage(int fd)
 {
-	tp_dprintf(fd, "usage: tinyperf record [OPTIONS] [--] [COMMAND [ARGS]]\n");
-	if (!IS_ENABLED(CONFIG_REC_HELP))
+	if (!IS_ENABLED(CONFIG_REC_HELP)) {
+		tp_dprintf(fd, USAGE);
 		return;
-	tp_dprintf(fd,
-		"Record a profile into perf.data (for 'perf report' or 'tinyperf report').\n"
-		"  -e, --event EV[,EV]  cpu-clock task-clock page-faults context-switches cycles\n"
-		"                       instructions cache-misses branch-misses rNNNN%s\n"
-		"                       ('tinyperf list'); :u :k, /call-graph=no/ /period=N/ /freq=N/\n"
-		"  -F, --freq HZ        sample frequency (4000)\n"
-		"  -c, --count N        sample every N events\n"
-		"  -g                   frame-pointer callchains\n"
-		"  -a, --all-cpus       system-wide\n"
-		"  -C, --cpu LIST       only these CPUs (0-3,6)\n"
-		"  -p, --pid PIDS       attach to processes (a,b)\n"
-		"  -t, --tid TIDS       attach to threads (a,b)\n"
-		"  -o, --output FILE    default perf.data; - is stdout (pipe mode)\n",
-		IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? " sys:name sys:*" : "");
+	}
+	tp_dprintf(fd, USAGE "Record a profile into perf.data (for 'perf report' or 'tinyperf report').\n");
+	help(fd, IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? HELP_EVENT(" sys:name sys:*") : HELP_EVENT(""));
 	if (IS_ENABLED(CONFIG_REC_STREAMS))
-		tp_dprintf(fd,
-		"                       tcp://HOST:PORT, tcp-listen://[ADDR]:PORT,\n"
-		"                       serial:DEV[,BAUD][,text][,frame=16..240]: to 'tinyperf recv'\n"
-		"      --retry N        tcp://: N more connects, a second apart\n"
-		"      --coalesce[=MS]  merge like samples per MS ms (1000), periods summed;\n"
-		"                       drops their time and CPU\n");
-	tp_dprintf(fd,
-		"  -m, --mmap-pages N   ring pages per CPU, a power of two (128)\n"
-		"      --duration SECS  stop after SECS seconds\n"
-		"  -i, --no-inherit     do not follow children\n"
-		"      --buildid-all    build-ids of every mapped DSO, not only hit ones\n"
-		"  -q, --quiet          errors only\n"
-		"  -v, --verbose        more messages\n");
+		help(fd,
+		     L("", "tcp://HOST:PORT, tcp-listen://[ADDR]:PORT,")
+		     L("", "serial:DEV[,BAUD][,text][,frame=16..240]: to 'tinyperf recv'")
+		     L("    --retry N", "tcp://: N more connects, a second apart")
+		     L("    --coalesce[=MS]", "merge like samples per MS ms (1000), periods summed;")
+		     L("", "drops their time and CPU") "\0");
+	help(fd,
+	     L("-m, --mmap-pages N", "ring pages per CPU, a power of two (128)")
+	     L("    --duration SECS", "stop after SECS seconds")
+	     L("-i, --no-inherit", "do not follow children")
+	     L("    --buildid-all", "build-ids of every mapped DSO, not only hit ones")
+	     L("-q, --quiet", "errors only")
+	     L("-v, --verbose", "more messages") "\0");
 	if (IS_ENABLED(CONFIG_REC_FLIGHT))
-		tp_dprintf(fd,
-		"      --overwrite      flight recorder: rings keep the latest, written per snapshot\n"
-		"      --switch-output[=signal|SIZE|TIME]  new file per SIGUSR2, SIZE (100M) or\n"
-		"                       TIME (30s, 5m): OUTPUT.YYYYMMDDHHMMSScc (UTC)\n"
-		"      --switch-max-files N  keep the newest N\n");
+		help(fd,
+		     L("    --overwrite", "flight recorder: rings keep the latest, written per snapshot")
+		     L("    --switch-output[=signal|SIZE|TIME]  ", "new file per SIGUSR2, SIZE (100M) or")
+		     L("", "TIME (30s, 5m): OUTPUT.YYYYMMDDHHMMSScc (UTC)")
+		     L("    --switch-max-files N  ", "keep the newest N") "\0");
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE))
-		tp_dprintf(fd, "      --buildid-cache DIR  link (or copy) the hit binaries into DIR\n");
+		help(fd, L("    --buildid-cache DIR  ", "link (or copy) the hit binaries into DIR") "\0");
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
-		tp_dprintf(fd, "      --no-embed-symbols  do not store the symbols of the sampled\n"
-			   "                       functions in the recording\n");
+		help(fd, L("    --no-embed-symbols  ", "do not store the symbols of the sampled")
+			 L("", "functions in the recording") "\0");
 	if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE))
 		tp_dprintf(fd, "Environment: TINYPERF_KSYMS_CACHE=FILE  kernel functions named in this\n"
 			   "  boot, for the next recordings (root: /run/tinyperf-ksyms); empty: none\n");
