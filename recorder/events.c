@@ -91,6 +91,7 @@ static int terms(struct evsel *e, const char *t, size_t len)
 	while (*p) {
 		char *end = strchr(p, ','), *eq;
 		uint64_t v;
+		bool freq = false;
 
 		if (end)
 			*end = 0;
@@ -105,13 +106,11 @@ static int terms(struct evsel *e, const char *t, size_t len)
 				e->callgraph = 1;
 			else
 				return -TP_EINVAL;
-		} else if (!strcmp(p, "period") && !tp_parse_u64(eq, 0, &v) && v) {
-			e->attr.sample_period = v;
-			e->attr.flags &= ~PERF_ATTR_FLAG_FREQ;
-			e->has_period = true;
-		} else if (!strcmp(p, "freq") && !tp_parse_u64(eq, 0, &v) && v) {
-			e->attr.sample_freq = v;
-			e->attr.flags |= PERF_ATTR_FLAG_FREQ;
+		} else if ((!strcmp(p, "period") || (freq = !strcmp(p, "freq"))) &&
+			   !tp_parse_u64(eq, 0, &v) && v) {
+			e->attr.sample_period = v;	/* a union with sample_freq */
+			e->attr.flags = freq ? e->attr.flags | PERF_ATTR_FLAG_FREQ :
+					       e->attr.flags & ~PERF_ATTR_FLAG_FREQ;
 			e->has_period = true;
 		} else {
 			return -TP_EINVAL;
@@ -172,13 +171,14 @@ static bool builtin(const char *name, uint32_t *type, uint64_t *config)
 static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size_t errlen)
 {
 	char name[128];
-	const char *slash = memchr(s, '/', len), *term = NULL;
+	const char *slash = memchr(s, '/', len), *term = NULL, *what = "event";
 	size_t nlen = len, tlen = 0;
 	char *colon;
 	struct evsel *e;
 	uint32_t type = 0;
 	uint64_t config = 0;
 	bool known;
+	int r = -TP_ENOENT;
 
 	if (slash) {
 		nlen = (size_t)(slash - s);
@@ -211,43 +211,33 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 		n = tracefs__glob(name, colon + 1, add_tracepoint, &g);
 		if (n > 0 && !g.err)
 			return 0;
-		if (g.err == -TP_E2BIG) {
-			tp_snprintf(err, errlen, "too many events (at most %d)", REC_MAX_EVSELS);
-			return g.err;
-		}
+		if (g.err == -TP_E2BIG)
+			goto too_many;
 		*colon = ':';
 		if (mod)
 			*mod = ':';
-		if (n == -TP_ENOENT || n == 0 || n == -TP_ENOTDIR) {
-			tp_snprintf(err, errlen, "unknown tracepoint '%s': see 'tinyperf list'", name);
-			return -TP_ENOENT;
+		what = "tracepoint";
+		if (n != -TP_ENOENT && n && n != -TP_ENOTDIR) {
+			r = n < 0 ? (int)n : g.err;
+			tp_snprintf(err, errlen, "cannot read tracepoint '%s': %s", name, tp_strerror(r));
+			return r;
 		}
-		if (n < 0 || g.err) {
-			tp_snprintf(err, errlen, "cannot read tracepoint '%s': %s", name,
-				    tp_strerror(n < 0 ? n : g.err));
-			return n < 0 ? (int)n : g.err;
-		}
-	}
-	if (colon)
-		*colon = 0;
-	if (!known) {
-		tp_snprintf(err, errlen, "unknown event '%s': see 'tinyperf list'", name);
-		return -TP_ENOENT;
-	}
-	e = add(l, name, strlen(name));
-	if (!e)
-		goto too_many;
-	e->attr.type = type;
-	e->attr.config = config;
-	if (colon) {
-		*colon = ':';
-		tp_strlcpy(e->name, name, sizeof(e->name));
-		if (modifiers(e, colon + 1))
+	} else if (!known) {
+		if (colon)
+			*colon = 0;
+	} else {
+		/* the name with its modifiers */
+		e = add(l, name, nlen);
+		if (!e)
+			goto too_many;
+		e->attr.type = type;
+		e->attr.config = config;
+		if ((colon && modifiers(e, colon + 1)) || (term && terms(e, term, tlen)))
 			goto bad;
+		return 0;
 	}
-	if (term && terms(e, term, tlen))
-		goto bad;
-	return 0;
+	tp_snprintf(err, errlen, "unknown %s '%s': see 'tinyperf list'", what, name);
+	return r;
 too_many:
 	tp_snprintf(err, errlen, "too many events (at most %d)", REC_MAX_EVSELS);
 	return -TP_E2BIG;
