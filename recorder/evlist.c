@@ -5,43 +5,51 @@
 #include "libc-shim/shim.h"
 #include "recorder/evlist.h"
 
+/* a /proc/sys value without its newline; the bytes read, or -errno (buf as it was) */
+static long read_value(const char *path, char *buf, size_t size)
+{
+	long n = tp_read_file(path, buf, size);
+
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return n;
+}
+
 static long paranoid(void)
 {
 	char buf[16];
 	int64_t v;
-	long n = tp_read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
 
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	return n > 0 && !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
+	return read_value("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
+	       !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
 }
 
 static void explain(const struct evsel *e, long r, int task, char *err, size_t errlen)
 {
 	const char *what = tp_strerror(r);
+	/* one call for every message of (name, what[, paranoid, sysctl value]) */
+	const char *fmt = "cannot open %s: %s";
+	long par = 0;
 
 	if (r == -TP_EACCES || r == -TP_EPERM) {
-		tp_snprintf(err, errlen, "cannot open %s: %s: kernel.perf_event_paranoid is %ld; "
-			    "run as root, or 'sysctl kernel.perf_event_paranoid=%d'",
-			    e->name, what, paranoid(), task < 0 ? 0 : 1);
+		fmt = "cannot open %s: %s: kernel.perf_event_paranoid is %ld; "
+		      "run as root, or 'sysctl kernel.perf_event_paranoid=%d'";
+		par = paranoid();
 	} else if (r == -TP_ENOENT || r == -TP_EOPNOTSUPP || r == -TP_ENODEV) {
-		tp_snprintf(err, errlen, "cannot open %s: this kernel or CPU does not support it; "
-			    "see 'tinyperf list'", e->name);
+		fmt = "cannot open %s: this kernel or CPU does not support it; see 'tinyperf list'";
 	} else if (r == -TP_EMFILE || r == -TP_ENFILE) {
-		tp_snprintf(err, errlen, "cannot open %s: too many open files: raise 'ulimit -n', "
-			    "or record fewer events or CPUs (-C)", e->name);
+		fmt = "cannot open %s: too many open files: raise 'ulimit -n', "
+		      "or record fewer events or CPUs (-C)";
 	} else if (r == -TP_EINVAL && (e->attr.flags & PERF_ATTR_FLAG_FREQ)) {
 		char buf[24] = "?";
-		long n = tp_read_file("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
 
-		while (n > 0 && buf[n - 1] == '\n')
-			buf[--n] = 0;
+		read_value("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
 		tp_snprintf(err, errlen, "cannot open %s at %llu Hz: %s; the kernel allows at most "
 			    "%s Hz (kernel.perf_event_max_sample_rate): lower -F",
 			    e->name, (unsigned long long)e->attr.sample_freq, what, buf);
-	} else {
-		tp_snprintf(err, errlen, "cannot open %s: %s", e->name, what);
+		return;
 	}
+	tp_snprintf(err, errlen, fmt, e->name, what, par, task < 0 ? 0 : 1);
 }
 
 static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
@@ -133,22 +141,24 @@ size_t tp_page_size(void)
 
 int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 {
-	for (unsigned c = 0; c < el->nr_cpus; c++) {
+	const char *how = "map";
+	unsigned c;
+	long e;
+
+	for (c = 0; c < el->nr_cpus; c++) {
 		struct ring *r = NULL;
 
 		for (unsigned ev = 0; ev < el->spec->nr; ev++) {
 			for (unsigned t = 0; t < el->nr_tasks; t++) {
 				int fd = *fdp(el, ev, t, c);
-				long e;
 
 				if (fd < 0)
 					continue;
 				if (r) {
 					e = sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd);
 					if (e < 0) {
-						tp_snprintf(err, errlen, "cannot share the ring of CPU %d: %s",
-							    el->cpus[c], tp_strerror(e));
-						return (int)e;
+						how = "share";
+						goto fail;
 					}
 					continue;
 				}
@@ -159,16 +169,16 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 						    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
 					return (int)e;
 				}
-				if (e < 0) {
-					tp_snprintf(err, errlen, "cannot map the ring of CPU %d: %s",
-						    el->cpus[c], tp_strerror(e));
-					return (int)e;
-				}
+				if (e < 0)
+					goto fail;
 				el->nr_rings++;
 			}
 		}
 	}
 	return 0;
+fail:
+	tp_snprintf(err, errlen, "cannot %s the ring of CPU %d: %s", how, el->cpus[c], tp_strerror(e));
+	return (int)e;
 }
 
 void evlist__enable(struct evlist *el, bool on)
