@@ -28,9 +28,13 @@ static void fill_attrs(struct record *r)
 		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
 	uint32_t watermark = (uint32_t)((uint64_t)r->o.mmap_pages * tp_page_size() / 2);
 
-	r->sample_type = st;
 	r->off_tid = 8 + (many ? 8 : 0) + 8;
 	r->off_time = r->off_tid + 8;
+	/* tracepoints carry RAW and CPU: CPU then in the prefix of every event */
+	for (unsigned i = 0; i < r->spec.nr; i++)
+		if (r->spec.ev[i].attr.type == PERF_TYPE_TRACEPOINT)
+			st |= PERF_SAMPLE_CPU;
+	r->sample_type = st;
 	for (unsigned i = 0; i < r->spec.nr; i++) {
 		struct evsel *e = &r->spec.ev[i];
 		struct perf_event_attr *a = &e->attr;
@@ -39,7 +43,7 @@ static void fill_attrs(struct record *r)
 		a->size = PERF_ATTR_SIZE_VER0;
 		a->sample_type = st | (cg ? PERF_SAMPLE_CALLCHAIN : 0);
 		if (a->type == PERF_TYPE_TRACEPOINT)
-			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+			a->sample_type |= PERF_SAMPLE_RAW;
 		if (!e->has_period) {
 			if (r->o.period) {
 				a->sample_period = r->o.period;
@@ -62,12 +66,6 @@ static void fill_attrs(struct record *r)
 		else if (r->target == REC_TASKS && !r->o.nr_tids)
 			a->flags |= PERF_ATTR_FLAG_INHERIT;
 	}
-	/* tracepoints carry RAW and CPU: keep the prefix identical for every event */
-	for (unsigned i = 0; i < r->spec.nr; i++)
-		if (r->spec.ev[i].attr.sample_type & PERF_SAMPLE_CPU)
-			r->sample_type |= PERF_SAMPLE_CPU;
-	for (unsigned i = 0; i < r->spec.nr; i++)
-		r->spec.ev[i].attr.sample_type |= r->sample_type & PERF_SAMPLE_CPU;
 }
 
 static int add_tasks_of(struct record *r, int pid)
@@ -104,16 +102,18 @@ static int add_tasks_of(struct record *r, int pid)
 /* "0-3,8" -> cpus[]; the count, or -errno */
 static int cpus_from_list(const char *list, int *cpus, unsigned max)
 {
-	uint64_t mask[REC_MAX_CPUS / 64];
-	unsigned top = 0;
+	uint64_t mask[REC_MAX_CPUS / 64];    /* cleared by cpulist__parse */
 	int n = 0;
 
-	memset(mask, 0, sizeof(mask));
-	if (cpulist__parse(list, mask, max, &top) < 0)
+	if (cpulist__parse(list, mask, max, NULL) < 0)
 		return -TP_EINVAL;
-	for (unsigned c = 0; c < max; c++)
-		if (mask[c / 64] >> (c % 64) & 1)
+	for (unsigned c = 0; c < max; c++) {
+		/* the bit from a 32-bit half: no 64-bit shift on 32-bit CPUs */
+		uint64_t m = mask[c / 64];
+
+		if ((c & 32 ? (uint32_t)(m >> 32) : (uint32_t)m) >> (c & 31) & 1)
 			cpus[n++] = (int)c;
+	}
 	return n;
 }
 
@@ -154,17 +154,16 @@ static int open_events(struct record *r)
 	char err[256];
 	int e;
 
-	fill_attrs(r);
-	e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-			 err, sizeof(err));
-	if ((e == -TP_EACCES || e == -TP_EPERM) && r->target == REC_TREE) {
+	for (;;) {
+		fill_attrs(r);
+		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
+				 err, sizeof(err));
+		if ((e != -TP_EACCES && e != -TP_EPERM) || r->target != REC_TREE)
+			break;
 		/* not allowed to watch whole CPUs: inherited per-task events, as perf does
 		 * (short-lived children then start a fresh sampling period each) */
 		r->target = REC_INHERIT;
 		r->tasks[0] = r->wl.pid;
-		fill_attrs(r);
-		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-				 err, sizeof(err));
 	}
 	if (e == -TP_EINVAL && rec_overwrite(r))
 		return rec_fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
