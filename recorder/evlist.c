@@ -95,6 +95,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	el->nr_cpus = nr_cpus;
 	el->tasks = tasks;
 	el->nr_tasks = nr_tasks;
+	el->nr_fds = nfds;
 	addr = sys_mmap(NULL, bytes, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096) {
@@ -183,21 +184,17 @@ fail:
 
 void evlist__enable(struct evlist *el, bool on)
 {
-	size_t nfds = (size_t)el->spec->nr * el->nr_tasks * el->nr_cpus;
-
-	for (size_t i = 0; i < nfds; i++)
+	for (size_t i = 0; i < el->nr_fds; i++)
 		if (el->fds[i] >= 0)
 			sys_ioctl(el->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
 void evlist__close(struct evlist *el)
 {
-	size_t nfds = (size_t)el->spec->nr * el->nr_tasks * el->nr_cpus;
-
 	for (unsigned i = 0; i < el->nr_rings; i++)
 		ring__unmap(&el->rings[i]);
 	el->nr_rings = 0;
-	for (size_t i = 0; el->fds && i < nfds; i++)
+	for (size_t i = 0; el->fds && i < el->nr_fds; i++)
 		if (el->fds[i] >= 0)
 			sys_close(el->fds[i]);
 }

@@ -23,6 +23,7 @@ struct evlist {
 	const int *tasks;               /* -1: every task on the CPU (system-wide) */
 	unsigned nr_tasks;
 	int *fds;                       /* [event][task][cpu], -1 where the task was gone */
+	size_t nr_fds;
 	struct ring rings[REC_MAX_CPUS];
 	unsigned nr_rings;
 	unsigned notes;                 /* EVL_* */
