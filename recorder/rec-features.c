@@ -48,19 +48,17 @@ int rec_features__start(struct record *r)
 	struct tp_feat f;
 	uint32_t avail = 0, online = 0;
 	uint64_t mem_kb = 0;
-	char version[48];
 	int err;
 
 	tp_writer__fbuf(&r->w, &fs.fb, fs.base, sizeof(fs.base));
 	sys_uname(&fs.u);
-	tp_snprintf(version, sizeof(version), "tinyperf %s", TP_VERSION);
 	sysinfo__nrcpus(&avail, &online);
 	sysinfo__cpudesc(fs.cpudesc, sizeof(fs.cpudesc));
 	sysinfo__mem_total_kb(&mem_kb);
 	rec_writer_attrs(r, wa);
 	add_string(HEADER_HOSTNAME, fs.u.nodename);
 	add_string(HEADER_OSRELEASE, fs.u.release);
-	add_string(HEADER_VERSION, version);
+	add_string(HEADER_VERSION, "tinyperf " TP_VERSION);
 	add_string(HEADER_ARCH, fs.u.machine);
 	if (avail && !tp_feat__nrcpus(&fs.fb, &f, avail, online)) add(&f);
 	if (fs.cpudesc[0])
