@@ -104,8 +104,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	}
 	el->fds = (int *)addr;
 	ids = (uint64_t *)((char *)addr + TP_ALIGN(nfds * sizeof(int), 8));
-	for (size_t i = 0; i < nfds; i++)
-		el->fds[i] = -1;
+	memset(el->fds, 0xff, nfds * sizeof(int));	/* every fd -1 */
 
 	for (unsigned ev = 0; ev < spec->nr; ev++) {
 		struct evsel *e = &spec->ev[ev];
