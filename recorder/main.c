@@ -15,8 +15,8 @@ static const struct tp_cmd commands[] = {
 static void usage(int fd)
 {
 	tp_dprintf(fd, "usage: tinyperf [--version] [--help] COMMAND [ARGS]\n\n"
-		       "tinyperf %s: the device side of tinyperf (%s, %s).\n\nCommands:\n",
-		   TP_VERSION, tp_build_arch(), tp_build_libc());
+		       "tinyperf " TP_VERSION ": the device side of tinyperf (%s, %s).\n\nCommands:\n",
+		   tp_build_arch(), tp_build_libc());
 	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
 		if (commands[i].fn)
 			tp_dprintf(fd, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -34,7 +34,7 @@ int cmd_help(int argc, char **argv)
 int cmd_version(int argc, char **argv)
 {
 	(void)argc; (void)argv;
-	tp_dprintf(1, "tinyperf %s (%s, %s)\n", TP_VERSION, tp_build_arch(), tp_build_libc());
+	tp_dprintf(1, "tinyperf " TP_VERSION " (%s, %s)\n", tp_build_arch(), tp_build_libc());
 	return 0;
 }
 
