@@ -78,7 +78,8 @@ int rec_open_output(struct record *r)
 	if (e)
 		return rec_fail("cannot write %s: %s", rec_out_name(r), tp_strerror(e));
 	/* only tinyperf recv reads these streams: send its private features too */
-	r->w.pipe_private = r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL;
+	r->w.pipe_private = IS_ENABLED(CONFIG_REC_STREAMS) &&
+			    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL);
 	return rec_features__start(r) ? rec_fail("cannot write the header features: %s",
 					      tp_strerror(r->write_err)) : 0;
 }
