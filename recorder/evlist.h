@@ -24,10 +24,10 @@ struct evlist {
 	unsigned nr_tasks;
 	int *fds;                       /* [event][task][cpu], -1 where the task was gone */
 	size_t nr_fds;
-	struct ring rings[REC_MAX_CPUS];
 	unsigned nr_rings;
 	unsigned notes;                 /* EVL_* */
 	bool backward;                  /* --overwrite: read-only write_backward rings */
+	struct ring rings[REC_MAX_CPUS];	/* last: the fields above stay near (armv7, MIPS) */
 };
 
 /* Open every event. 0, or -errno with a one-line explanation in err (what to do included). */

@@ -23,9 +23,9 @@ static struct {
 	struct tp_feat f[MAX_FEATS];
 	unsigned n;
 	struct tracing_data td;
-	uint8_t base[BASE_BUF];
 	struct tp_utsname u;
 	char cpudesc[128];
+	uint8_t base[BASE_BUF];	/* last: the fields above stay near (armv7, MIPS) */
 } fs;
 
 static void add(struct tp_feat *f)
