@@ -22,6 +22,8 @@
 		    (1ULL << HEADER_BPF_BTF) | (1ULL << HEADER_COMPRESSED) |		\
 		    (1ULL << HEADER_CPU_PMU_CAPS) | (1ULL << HEADER_CLOCK_DATA) |	\
 		    (1ULL << HEADER_PMU_CAPS) | (1ULL << HEADER_CPU_DOMAIN_INFO))
+/* tested as one 32-bit word of ids 1..32: no 64-bit shift on 32-bit targets */
+_Static_assert(!(PIPE_FEATS & 1) && !(PIPE_FEATS >> 33), "PIPE_FEATS past id 32");
 
 static int put(struct tp_writer *w, const void *p, size_t n)
 {
@@ -90,9 +92,11 @@ static void file_header(const struct tp_writer *w, struct tp_fbuf *f,
 	tp_fbuf__u64(f, entry);
 	file_section(f, w->attrs_offset, w->nr_attrs * entry);
 	file_section(f, w->data_offset, w->data_size);
-	file_section(f, 0, 0);					/* event_types */
-	for (unsigned i = 0; i < HEADER_FEAT_BITS / 64; i++)
-		tp_fbuf__u64(f, feats ? feats[i] : 0);
+	tp_fbuf__zero(f, sizeof(struct perf_file_section));	/* event_types */
+	if (feats)
+		tp_fbuf__u64_array(f, feats, HEADER_FEAT_BITS / 64);
+	else
+		tp_fbuf__zero(f, HEADER_FEAT_BITS / 8);
 }
 
 static int rewrite_header(struct tp_writer *w, const uint64_t feats[HEADER_FEAT_BITS / 64])
@@ -310,7 +314,7 @@ static int pipe_send(struct tp_writer *w, const struct tp_feat *ft)
 		return put(w, ft->data, ft->size);
 	if (ft->id == HEADER_TRACING_DATA)
 		return pipe_tracing_data(w, ft);
-	if ((ft->id < 64 && (PIPE_FEATS & (1ULL << ft->id))) ||
+	if ((ft->id - 1 < 32 && ((uint32_t)(PIPE_FEATS >> 1) >> (ft->id - 1) & 1)) ||
 	    (ft->id >= TP_FEAT_FIRST && w->pipe_private))
 		return pipe_feature(w, ft);
 	return 0;	/* perf does not expect it in a pipe: leave it out */
@@ -373,7 +377,7 @@ static int close_file(struct tp_writer *w, const struct tp_feat *feats, unsigned
 	struct tp_feat host = { .id = HEADER_HOSTNAME, .data = host_mem };
 	struct tp_fbuf f;
 	uint64_t offset;
-	unsigned nr_sec;
+	unsigned nr_sec = nr;	/* the ids are distinct, or close() fails */
 	int err = 0;
 
 	for (unsigned i = 0; i < nr; i++) {
@@ -386,10 +390,8 @@ static int close_file(struct tp_writer *w, const struct tp_feat *feats, unsigned
 		tp_fbuf__string(&f, "");
 		host.size = f.len;
 		set_bit(map, HEADER_HOSTNAME);
+		nr_sec++;
 	}
-	nr_sec = 0;
-	for (unsigned i = 0; i < HEADER_FEAT_BITS / 64; i++)
-		nr_sec += tp_popcount(map[i]);
 
 	/* table (ascending ids) right after the data, payloads after the table */
 	offset = w->pos + (uint64_t)nr_sec * sizeof(struct perf_file_section);
