@@ -396,25 +396,27 @@ static int close_file(struct tp_writer *w, const struct tp_feat *feats, unsigned
 	/* table (ascending ids) right after the data, payloads after the table */
 	offset = w->pos + (uint64_t)nr_sec * sizeof(struct perf_file_section);
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
-	for (uint32_t id = 1; id < HEADER_FEAT_BITS && !err; id++) {
-		const struct tp_feat *ft = feat_at(feats, nr, &host, id);
+	/* pass 0: the table, in chunks of mem; pass 1: the payloads */
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		for (uint32_t id = 1; id < HEADER_FEAT_BITS && !err; id++) {
+			const struct tp_feat *ft = feat_at(feats, nr, &host, id);
 
-		if (!ft)
-			continue;
-		if (f.cap - f.len < sizeof(struct perf_file_section)) {
-			err = put_fbuf(w, &f);
-			tp_fbuf__reset(&f);
+			if (!ft)
+				continue;
+			if (pass) {
+				err = put(w, ft->data, ft->size);
+				continue;
+			}
+			if (f.len == sizeof(mem)) {	/* a multiple of the entry size */
+				err = put_fbuf(w, &f);
+				tp_fbuf__reset(&f);
+			}
+			file_section(&f, offset, ft->size);
+			offset += ft->size;
 		}
-		file_section(&f, offset, ft->size);
-		offset += ft->size;
-	}
-	if (!err)
-		err = put_fbuf(w, &f);
-	for (uint32_t id = 1; id < HEADER_FEAT_BITS && !err; id++) {
-		const struct tp_feat *ft = feat_at(feats, nr, &host, id);
-
-		if (ft)
-			err = put(w, ft->data, ft->size);
+		if (!err)
+			err = put_fbuf(w, &f);
+		tp_fbuf__reset(&f);	/* pass 1 puts nothing through it */
 	}
 	return err ? err : rewrite_header(w, map);
 }
