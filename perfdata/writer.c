@@ -122,7 +122,6 @@ static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 	uint8_t mem[CHUNK];
 	struct tp_fbuf f;
 	uint64_t ids_offset = sizeof(struct perf_file_header);
-	int err;
 
 	w->attrs_offset = ids_offset;
 	for (uint32_t i = 0; i < nr; i++)
@@ -130,19 +129,21 @@ static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 	w->data_offset = w->attrs_offset +
 			 (uint64_t)nr * (w->attr_size + sizeof(struct perf_file_section));
 
+	/* f never overflows mem (an attr is at most 136 bytes): the sink error, sticky (put()
+	 * writes nothing more after it), is the only one */
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
 	file_header(w, &f, NULL);
-	err = put_fbuf(w, &f);
-	for (uint32_t i = 0; i < nr && !err; i++)
-		err = put_ids(w, attrs[i].ids, attrs[i].nr_ids);
-	for (uint32_t i = 0; i < nr && !err; i++) {
+	put_fbuf(w, &f);
+	for (uint32_t i = 0; i < nr; i++)
+		put_ids(w, attrs[i].ids, attrs[i].nr_ids);
+	for (uint32_t i = 0; i < nr; i++) {
 		tp_fbuf__reset(&f);
 		tp_fbuf__attr(&f, attrs[i].attr, w->attr_size);
 		file_section(&f, ids_offset, 8 * (uint64_t)attrs[i].nr_ids);
 		ids_offset += 8 * (uint64_t)attrs[i].nr_ids;
-		err = put_fbuf(w, &f);
+		put_fbuf(w, &f);
 	}
-	return err;
+	return w->err;
 }
 
 static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr)
@@ -255,6 +256,16 @@ static void set_bit(uint64_t *map, uint32_t id)
 	*tp_bit_byte(map, id) |= TP_BIT_MASK(id);
 }
 
+/* a pipe record: the head built in f, n bytes of p, zeros up to padded. The sink error is
+ * sticky (put() returns it and writes nothing more), so one test at the end does. */
+static int put_record(struct tp_writer *w, const struct tp_fbuf *f, const void *p, size_t n,
+		      size_t padded)
+{
+	put_fbuf(w, f);
+	put(w, p, n);
+	return put_zeros(w, padded - n);
+}
+
 /* HEADER_TRACING_DATA: {header (size 12); u32 size} then the blob padded to 8, outside
  * header.size, which is how perf's pipe reader expects it */
 static int pipe_tracing_data(struct tp_writer *w, const struct tp_feat *ft)
@@ -262,7 +273,6 @@ static int pipe_tracing_data(struct tp_writer *w, const struct tp_feat *ft)
 	uint8_t mem[16];
 	struct tp_fbuf f;
 	size_t padded = TP_ALIGN(ft->size, (size_t)8);
-	int err;
 
 	if (ft->size > UINT32_MAX - 8)
 		return -TP_E2BIG;
@@ -270,10 +280,7 @@ static int pipe_tracing_data(struct tp_writer *w, const struct tp_feat *ft)
 	tp_fbuf__header(&f, PERF_RECORD_HEADER_TRACING_DATA, 0,
 			sizeof(struct perf_record_header_tracing_data));
 	tp_fbuf__u32(&f, (uint32_t)padded);
-	err = put_fbuf(w, &f);
-	if (!err)
-		err = put(w, ft->data, ft->size);
-	return err ? err : put_zeros(w, padded - ft->size);
+	return put_record(w, &f, ft->data, ft->size, padded);
 }
 
 /* HEADER_FEATURE: {header; u64 feat_id} + the section bytes, padded to 8 so the records
@@ -297,11 +304,7 @@ static int pipe_feature(struct tp_writer *w, const struct tp_feat *ft)
 		tp_fbuf__header(&f, PERF_RECORD_HEADER_FEATURE, n < left ? TP_FEATURE_MISC_MORE : 0,
 				(uint16_t)(sizeof(mem) + padded));
 		tp_fbuf__u64(&f, ft->id);
-		err = put_fbuf(w, &f);
-		if (!err)
-			err = put(w, p, n);
-		if (!err)
-			err = put_zeros(w, padded - n);
+		err = put_record(w, &f, p, n, padded);
 		p += n;
 		left -= n;
 	} while (!err && left);
