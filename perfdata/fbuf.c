@@ -80,8 +80,11 @@ void tp_fbuf__u64_array(struct tp_fbuf *f, const uint64_t *v, size_t n)
 			f->err = -TP_ENOSPC;
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		tp_fbuf__u64(f, v[i]);
+	if (!tp_fbuf__swaps(f))	/* 8 * n cannot wrap: it fits */
+		tp_fbuf__bytes(f, v, 8 * n);
+	else
+		for (size_t i = 0; i < n; i++)
+			tp_fbuf__u64(f, v[i]);
 }
 
 void tp_fbuf__pad(struct tp_fbuf *f, size_t align)
@@ -105,15 +108,15 @@ void tp_fbuf__string(struct tp_fbuf *f, const char *s)
 			f->err = -TP_E2BIG;
 		return;
 	}
-	if (4 + padded > f->cap - f->len) {	/* all or nothing */
-		if (!f->err)
-			f->err = -TP_ENOSPC;
-		return;
+	p = tp_fbuf__zero(f, 4 + padded);	/* all or nothing */
+	if (p) {
+		uint32_t v = (uint32_t)padded;
+
+		if (tp_fbuf__swaps(f))
+			v = tp_bswap32(v);
+		memcpy(p, &v, 4);
+		memcpy(p + 4, s, len);
 	}
-	tp_fbuf__u32(f, (uint32_t)padded);
-	p = tp_fbuf__zero(f, padded);
-	if (p)
-		memcpy(p, s, len);
 }
 
 void tp_fbuf__string_list(struct tp_fbuf *f, const char *const *v, uint32_t nr)
