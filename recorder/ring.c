@@ -71,23 +71,25 @@ static int flush(struct span *s, const struct ring_ops *ops)
 int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_ops *ops,
 	       uint64_t *pos_out, bool *bad)
 {
-	uint64_t pos, mask = r->size - 1;
+	/* end - start is at most the ring's size (every caller checks), which is mapped
+	 * memory: the walk counts in size_t, no 64-bit arithmetic on 32-bit targets */
+	size_t len = (size_t)(end - start), done, mask = (size_t)r->size - 1;
 	struct span span = { r->data, 0 };
 	int err = 0;
 
 	*bad = false;
-	for (pos = start; pos != end;) {
-		uint64_t off = pos & mask;
+	for (done = 0; done != len;) {
+		size_t off = ((size_t)start + done) & mask;
 		const struct perf_event_header *h = (const void *)(r->data + off);
 		size_t size = h->size, first;
 
-		if (size < sizeof(*h) || size > end - pos) {
+		if (size < sizeof(*h) || size > len - done) {
 			*bad = true;
 			break;
 		}
 		/* a record straddling the end is parsed from a copy and written as two pieces:
 		 * the first may extend the span, the second starts the next one */
-		first = TP_MIN(size, (size_t)(r->size - off));
+		first = TP_MIN(size, (size_t)r->size - off);
 		if (first < size) {
 			memcpy(ops->bounce, h, first);
 			memcpy(ops->bounce + first, r->data, size - first);
@@ -106,11 +108,11 @@ int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_o
 			if (err)
 				break;
 		}
-		pos += size;
+		done += size;
 	}
 	if (!err)
 		err = flush(&span, ops);
-	*pos_out = pos;
+	*pos_out = start + done;
 	return err;
 }
 

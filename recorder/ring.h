@@ -37,9 +37,10 @@ long ring__read(struct ring *r, const struct ring_ops *ops);
 /* the same in two steps: the head (load-acquire), then consume up to that head only */
 uint64_t ring__head(struct ring *r);
 long ring__read_to(struct ring *r, uint64_t head, const struct ring_ops *ops);
-/* the record walk both directions share: [start, end) in ring positions, records to ->record()
- * and the kept ones to ->write(); *pos_out is where it stopped, *bad says a record there could
- * not be parsed. 0 or the first -errno of ->write(). */
+/* the record walk both directions share: [start, end) in ring positions, at most r->size
+ * apart (the callers check it), records to ->record() and the kept ones to ->write();
+ * *pos_out is where it stopped, *bad says a record there could not be parsed. 0 or the
+ * first -errno of ->write(). */
 int ring__walk(struct ring *r, uint64_t start, uint64_t end, const struct ring_ops *ops,
 	       uint64_t *pos_out, bool *bad);
 
