@@ -85,19 +85,19 @@ int tp_fbuf__build_id(struct tp_fbuf *f, const struct tp_build_id *b)
 
 	if (!b->size || b->size > PERF_BUILD_ID_MAX || size > 0xffff)
 		return -TP_EINVAL;
-	if (size > f->cap - f->len) {		/* all or nothing */
-		if (!f->err)
-			f->err = -TP_ENOSPC;
-		return f->err;
-	}
-	tp_fbuf__header(f, PERF_RECORD_HEADER_BUILD_ID,
-			(uint16_t)(b->cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE), (uint16_t)size);
-	tp_fbuf__u32(f, (uint32_t)-1);		/* pid: the host machine */
-	p = tp_fbuf__zero(f, size - 12);	/* id[20], size, reserved, filename, padding */
+	p = tp_fbuf__zero(f, size);		/* all or nothing */
 	if (p) {
-		memcpy(p, b->id, b->size);
-		p[PERF_BUILD_ID_MAX] = b->size;
-		memcpy(p + 24, b->filename, name_len);
+		struct tp_fbuf h;	/* the head, in f's byte order */
+
+		tp_fbuf__init(&h, p, 12, f->swap);
+		tp_fbuf__header(&h, PERF_RECORD_HEADER_BUILD_ID,
+				(uint16_t)(b->cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE),
+				(uint16_t)size);
+		tp_fbuf__u32(&h, (uint32_t)-1);		/* pid: the host machine */
+		/* then id[20], size, reserved, filename, padding */
+		memcpy(p + 12, b->id, b->size);
+		p[12 + PERF_BUILD_ID_MAX] = b->size;
+		memcpy(p + 36, b->filename, name_len);
 	}
 	return f->err;
 }
