@@ -76,8 +76,9 @@ static int put_ids(struct tp_writer *w, const uint64_t *ids, uint32_t nr)
 
 static void file_section(struct tp_fbuf *f, uint64_t offset, uint64_t size)
 {
-	tp_fbuf__u64(f, offset);
-	tp_fbuf__u64(f, size);
+	const uint64_t sec[] = { offset, size };
+
+	tp_fbuf__u64_array(f, sec, 2);
 }
 
 /* The file header. Until close() it says "no features", which is also what lets perf read a
@@ -86,12 +87,13 @@ static void file_header(const struct tp_writer *w, struct tp_fbuf *f,
 			const uint64_t feats[HEADER_FEAT_BITS / 64])
 {
 	uint64_t entry = w->attr_size + sizeof(struct perf_file_section);
+	const uint64_t head[] = {
+		PERF_MAGIC2, sizeof(struct perf_file_header), entry,
+		w->attrs_offset, w->nr_attrs * entry,		/* attrs */
+		w->data_offset, w->data_size,			/* data */
+	};
 
-	tp_fbuf__u64(f, PERF_MAGIC2);
-	tp_fbuf__u64(f, sizeof(struct perf_file_header));
-	tp_fbuf__u64(f, entry);
-	file_section(f, w->attrs_offset, w->nr_attrs * entry);
-	file_section(f, w->data_offset, w->data_size);
+	tp_fbuf__u64_array(f, head, TP_ARRAY_SIZE(head));
 	tp_fbuf__zero(f, sizeof(struct perf_file_section));	/* event_types */
 	if (feats)
 		tp_fbuf__u64_array(f, feats, HEADER_FEAT_BITS / 64);
@@ -148,6 +150,7 @@ static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 
 static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr)
 {
+	static const uint64_t pipe_head[] = { PERF_MAGIC2, sizeof(struct perf_pipe_file_header) };
 	uint8_t mem[CHUNK];
 	struct tp_fbuf f;
 	int err;
@@ -158,8 +161,7 @@ static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 			return -TP_E2BIG;
 
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
-	tp_fbuf__u64(&f, PERF_MAGIC2);
-	tp_fbuf__u64(&f, sizeof(struct perf_pipe_file_header));
+	tp_fbuf__u64_array(&f, pipe_head, TP_ARRAY_SIZE(pipe_head));
 	err = put_fbuf(w, &f);
 	for (uint32_t i = 0; i < nr && !err; i++) {
 		tp_fbuf__reset(&f);
