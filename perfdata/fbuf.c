@@ -128,9 +128,14 @@ void tp_fbuf__string_list(struct tp_fbuf *f, const char *const *v, uint32_t nr)
 
 void tp_fbuf__header(struct tp_fbuf *f, uint32_t type, uint16_t misc, uint16_t size)
 {
-	tp_fbuf__u32(f, type);
-	tp_fbuf__u16(f, misc);
-	tp_fbuf__u16(f, size);
+	struct perf_event_header h = { type, misc, size };	/* one append, not three */
+
+	if (tp_fbuf__swaps(f)) {
+		h.type = tp_bswap32(type);
+		h.misc = tp_bswap16(misc);
+		h.size = tp_bswap16(size);
+	}
+	tp_fbuf__bytes(f, &h, sizeof(h));
 }
 
 void tp_fbuf__attr(struct tp_fbuf *f, const struct perf_event_attr *attr, uint32_t attr_size)
