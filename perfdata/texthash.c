@@ -21,7 +21,7 @@ static uint64_t rd(const struct elf_view *v, size_t off, unsigned n)
 	return tp_elf_get(v->p + off, n, v->be);
 }
 
-static uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
+static TP_NOINLINE uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
 	size_t i;
 
@@ -34,13 +34,11 @@ static uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
 
 static TP_NOINLINE uint64_t fnv_u64le(uint64_t h, uint64_t x)
 {
-	unsigned i;
+	uint8_t b[8];
 
-	for (i = 0; i < 8; i++) {
-		h ^= (uint8_t)(x >> (8 * i));
-		h *= FNV64_PRIME;
-	}
-	return h;
+	for (unsigned i = 0; i < 8; i++, x >>= 8)
+		b[i] = (uint8_t)x;
+	return fnv_bytes(h, b, 8);
 }
 
 uint64_t tp_text_hash(const void *elf, size_t len)
