@@ -90,7 +90,7 @@ long tracefs__glob(const char *sys, const char *glob,
 	const char *dir = tracefs__dir();
 	char path[256];
 	uint64_t buf[512];
-	long fd, n, matches = 0;
+	long fd, n, err, matches = 0;
 
 	if (!dir)
 		return -TP_ENOENT;
@@ -109,8 +109,9 @@ long tracefs__glob(const char *sys, const char *glob,
 			if (tracefs__event_id(sys, d->name) < 0)
 				continue;
 			matches++;
-			if (cb(ctx, sys, d->name) < 0) {
-				n = -TP_E2BIG;
+			/* the callback's own error: a bad term is not a tracefs failure */
+			if ((err = cb(ctx, sys, d->name)) < 0) {
+				n = err;
 				goto out_close;
 			}
 		}

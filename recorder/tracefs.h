@@ -10,7 +10,7 @@ const char *tracefs__dir(void);
 /* the id of tracepoint sys:name, or -errno */
 long tracefs__event_id(const char *sys, const char *name);
 /* calls cb for each event of sys whose name matches glob ('*' and '?'); returns the number of
- * matches or -errno */
+ * matches, -errno, or the first negative value cb returned (the walk stops there) */
 long tracefs__glob(const char *sys, const char *glob,
 		   int (*cb)(void *ctx, const char *sys, const char *name), void *ctx);
 bool tp_glob_match(const char *glob, const char *s);
