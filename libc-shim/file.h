@@ -1,5 +1,5 @@
-/* Reading small files (/proc, /sys) and streaming large ones line by line
- * (/proc/kallsyms, /proc/PID/maps) with a caller-supplied buffer. */
+/* Reading small files (/proc, /sys), streaming large ones line by line (/proc/kallsyms,
+ * /proc/PID/maps) and walking directories, all with a caller-supplied buffer. */
 #ifndef TINYPERF_LIBC_SHIM_FILE_H
 #define TINYPERF_LIBC_SHIM_FILE_H
 
@@ -24,5 +24,20 @@ void tp_lines__init_fd(struct tp_lines *l, int fd, char *buf, size_t cap);
  * Lines longer than cap-1 are returned cut to cap-1 bytes and the rest is skipped. */
 char *tp_lines__next(struct tp_lines *l);
 void tp_lines__close(struct tp_lines *l);
+
+/* A directory's entries through getdents64 into a caller's buffer, which must be 8-byte
+ * aligned (the kernel lays its records out on 8-byte boundaries from the start). */
+struct tp_dir {
+	int fd;
+	char *buf;
+	size_t cap;
+	long len, pos;	/* len < 0 after a failed read: its -errno */
+};
+
+/* open path as a directory (close-on-exec); 0 or -errno */
+int tp_dir__open(struct tp_dir *d, const char *path, void *buf, size_t cap);
+/* the next entry's name ("." and ".." too); NULL at the end, after a failed read (d->len holds
+ * its -errno) or at a malformed record. The caller closes d->fd. */
+const char *tp_dir__next(struct tp_dir *d);
 
 #endif

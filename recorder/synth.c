@@ -31,48 +31,17 @@ static bool gone(long err)
 
 /* ---- numeric entries of a /proc directory, streamed with getdents64 ---- */
 
-struct dir {
-	int fd;
-	char *buf;
-	size_t cap;
-	long len, pos;
-};
-
-/* a call, not inlined at its four sites (armv7 -44 bytes) */
-static TP_NOINLINE int dir_open(struct dir *d, const char *path, char *buf, size_t cap)
-{
-	long fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
-
-	d->fd = (int)fd;
-	d->buf = buf;
-	d->cap = cap;
-	d->len = d->pos = 0;
-	return fd < 0 ? (int)fd : 0;
-}
-
 /* next entry whose name is a number, 0 at the end (a failed read ends the walk too: the
  * directory of an exiting process disappears under us) */
-static uint32_t dir_next(struct dir *d)
+static uint32_t dir_next(struct tp_dir *d)
 {
+	const char *name;
 	unsigned n;
 
-	for (;;) {
-		/* struct linux_dirent64: u64 ino; s64 off; u16 reclen; u8 type; char name[] */
-		uint16_t reclen;
-
-		if (d->pos >= d->len) {
-			d->len = sys_getdents64(d->fd, d->buf, d->cap);
-			d->pos = 0;
-			if (d->len <= 0)
-				return 0;
-		}
-		memcpy(&reclen, d->buf + d->pos + 16, 2);
-		if (reclen < 20 || reclen > d->len - d->pos)
-			return 0;
-		d->pos += reclen;
-		if (!tp_parse_uint(d->buf + d->pos - reclen + 19, &n) && n)
+	while ((name = tp_dir__next(d)))
+		if (!tp_parse_uint(name, &n) && n)
 			return n;
-	}
+	return 0;
 }
 
 /* ---- one process ---- */
@@ -80,13 +49,13 @@ static uint32_t dir_next(struct dir *d)
 static int comms(struct synth *s, uint32_t pid)
 {
 	char path[48], comm[32];
-	struct dir d;
+	struct tp_dir d;
 	uint32_t tid;
 	long n;
 	int err;
 
 	tp_snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	err = dir_open(&d, path, TASK_BUF(s), TASK_DENTS);
+	err = tp_dir__open(&d, path, TASK_BUF(s), TASK_DENTS);
 	if (err)
 		return gone(err) ? 0 : err;
 	while ((tid = dir_next(&d))) {
@@ -169,13 +138,13 @@ int synth__task(struct synth *s, uint32_t pid)
 
 int synth__all_tasks(struct synth *s)
 {
-	struct dir d;
+	struct tp_dir d;
 	uint32_t pid;
 	int err;
 
 	if (s->scratch_size < SYNTH_SCRATCH_MIN)
 		return -TP_EINVAL;
-	err = dir_open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
+	err = tp_dir__open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
 	if (err)
 		return err;
 	while ((pid = dir_next(&d)) && !(err = synth__task(s, pid)))
@@ -207,7 +176,7 @@ static int tree_children(struct synth *s, uint32_t root)
 {
 	uint32_t q[128], n = 0, tid;
 	char path[64];
-	struct dir d;
+	struct tp_dir d;
 	int err = 0;
 
 	q[n++] = root;
@@ -215,7 +184,7 @@ static int tree_children(struct synth *s, uint32_t root)
 		if (i && (err = synth__task(s, q[i])))
 			break;
 		tp_snprintf(path, sizeof(path), "/proc/%u/task", q[i]);
-		if (dir_open(&d, path, PROC_BUF(s), PROC_DENTS))
+		if (tp_dir__open(&d, path, PROC_BUF(s), PROC_DENTS))
 			continue;	/* gone */
 		while (!err && (tid = dir_next(&d))) {
 			const char *p = LINE_BUF(s);
@@ -242,7 +211,7 @@ static int tree_children(struct synth *s, uint32_t root)
 
 int synth__tree(struct synth *s, uint32_t root)
 {
-	struct dir d;
+	struct tp_dir d;
 	uint32_t pid, up;
 	int err = synth__task(s, root);
 
@@ -252,7 +221,7 @@ int synth__tree(struct synth *s, uint32_t root)
 	if (err != -TP_ENOENT && err != -TP_E2BIG)
 		return err;
 	/* records already emitted for part of the tree come again: harmless duplicates */
-	err = dir_open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
+	err = tp_dir__open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
 	if (err)
 		return err;
 	while (!err && (pid = dir_next(&d))) {

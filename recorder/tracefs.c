@@ -76,47 +76,32 @@ bool tp_glob_match(const char *g, const char *s)
 	return !*g;
 }
 
-struct tp_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	uint16_t reclen;
-	uint8_t type;
-	char name[];
-};
-
 long tracefs__glob(const char *sys, const char *glob,
 		   int (*cb)(void *ctx, const char *sys, const char *name), void *ctx)
 {
-	const char *dir = tracefs__dir();
+	const char *dir = tracefs__dir(), *name;
 	char path[256];
 	uint64_t buf[512];
-	long fd, n, err, matches = 0;
+	struct tp_dir d;
+	long err, matches = 0;
 
 	if (!dir)
 		return -TP_ENOENT;
 	tp_snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
-	fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY, 0);
-	if (fd < 0)
-		return fd;
-	while ((n = sys_getdents64((int)fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			const struct tp_dirent64 *d = (const void *)((const char *)buf + off);
-
-			off += d->reclen;
-			if (d->name[0] == '.' || !tp_glob_match(glob, d->name))
-				continue;
-			/* "enable" and "filter" are files beside the event directories */
-			if (tracefs__event_id(sys, d->name) < 0)
-				continue;
-			matches++;
-			/* the callback's own error: a bad term is not a tracefs failure */
-			if ((err = cb(ctx, sys, d->name)) < 0) {
-				n = err;
-				goto out_close;
-			}
-		}
+	err = tp_dir__open(&d, path, buf, sizeof(buf));
+	if (err)
+		return err;
+	while ((name = tp_dir__next(&d))) {
+		if (name[0] == '.' || !tp_glob_match(glob, name))
+			continue;
+		/* "enable" and "filter" are files beside the event directories */
+		if (tracefs__event_id(sys, name) < 0)
+			continue;
+		matches++;
+		/* the callback's own error: a bad term is not a tracefs failure */
+		if ((err = cb(ctx, sys, name)) < 0)
+			break;
 	}
-out_close:
-	sys_close((int)fd);
-	return n < 0 ? n : matches;
+	sys_close(d.fd);
+	return err < 0 ? err : d.len < 0 ? d.len : matches;
 }

@@ -1,4 +1,4 @@
-/* Whole small files and line-by-line reading with a caller's buffer (file.h). */
+/* Whole small files, line-by-line reading and directory walks with a caller's buffer (file.h). */
 #include "libc-shim/file.h"
 #include "libc-shim/str.h"
 #include "libc-shim/sys.h"
@@ -108,4 +108,36 @@ void tp_lines__close(struct tp_lines *l)
 	if (l->fd >= 0)
 		sys_close(l->fd);
 	l->fd = -1;
+}
+
+/* a call, not inlined at its sites (synth.c's four, tracefs.c's) */
+TP_NOINLINE int tp_dir__open(struct tp_dir *d, const char *path, void *buf, size_t cap)
+{
+	long fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
+
+	d->fd = (int)fd;
+	d->buf = buf;
+	d->cap = cap;
+	d->len = d->pos = 0;
+	return fd < 0 ? (int)fd : 0;
+}
+
+const char *tp_dir__next(struct tp_dir *d)
+{
+	/* struct linux_dirent64: u64 ino; s64 off; u16 reclen; u8 type; char name[] */
+	const char *r;
+	uint16_t reclen;
+
+	if (d->pos >= d->len) {
+		d->len = sys_getdents64(d->fd, d->buf, d->cap);
+		d->pos = 0;
+		if (d->len <= 0)
+			return NULL;
+	}
+	r = d->buf + d->pos;
+	reclen = *(const uint16_t *)(const void *)(r + 16);
+	if (reclen < 20 || reclen > d->len - d->pos)
+		return NULL;
+	d->pos += reclen;
+	return r + 19;
 }
