@@ -7,6 +7,8 @@
 
 /* Read up to size-1 bytes of path into buf and NUL-terminate; returns bytes read or -errno. */
 long tp_read_file(const char *path, char *buf, size_t size);
+/* tp_read_file without one trailing '\n' (a one-line /proc or /sys value); the length left */
+long tp_read_line(const char *path, char *buf, size_t size);
 
 struct tp_lines {
 	int fd;

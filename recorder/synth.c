@@ -51,7 +51,6 @@ static int comms(struct synth *s, uint32_t pid)
 	char path[48], comm[32];
 	struct tp_dir d;
 	uint32_t tid;
-	long n;
 	int err;
 
 	tp_snprintf(path, sizeof(path), "/proc/%u/task", pid);
@@ -60,11 +59,8 @@ static int comms(struct synth *s, uint32_t pid)
 		return gone(err) ? 0 : err;
 	while ((tid = dir_next(&d))) {
 		tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
-		n = tp_read_file(path, comm, sizeof(comm));
-		if (n < 0)
+		if (tp_read_line(path, comm, sizeof(comm)) < 0)
 			continue;	/* the thread exited */
-		if (n && comm[n - 1] == '\n')
-			comm[n - 1] = '\0';
 		err = emit(s, tp_rec__comm(rec_buf(s), REC_CAP, s->fmt, pid, tid, comm, false));
 		if (err)
 			break;
@@ -340,16 +336,13 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 		return -TP_ENOENT;
 	k->kptr_restrict = -1;
 	if (!k->text) {
-		char v[16], *nl;
+		char v[16];
 		unsigned u;
 
 		k->hidden = true;
-		if (tp_read_file("/proc/sys/kernel/kptr_restrict", v, sizeof(v)) > 0) {
-			if ((nl = strchr(v, '\n')))
-				*nl = '\0';
-			if (!tp_parse_uint(v, &u))
-				k->kptr_restrict = (int)u;
-		}
+		if (tp_read_line("/proc/sys/kernel/kptr_restrict", v, sizeof(v)) > 0 &&
+		    !tp_parse_uint(v, &u))
+			k->kptr_restrict = (int)u;
 	} else {
 		end = kernel_end(s, k->text);
 	}

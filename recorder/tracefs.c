@@ -43,11 +43,9 @@ long tracefs__event_id(const char *sys, const char *name)
 		return -TP_ENOENT;
 	if (tp_snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name) >= (int)sizeof(path))
 		return -TP_ENAMETOOLONG;
-	n = tp_read_file(path, buf, sizeof(buf));
+	n = tp_read_line(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
 	if (tp_parse_u64(buf, 10, &id) || id > 0x7fffffff)
 		return -TP_EINVAL;
 	return (long)id;

@@ -31,6 +31,15 @@ long tp_read_file(const char *path, char *buf, size_t size)
 	return n < 0 ? n : (long)len;
 }
 
+long tp_read_line(const char *path, char *buf, size_t size)
+{
+	long n = tp_read_file(path, buf, size);
+
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
 void tp_lines__init_fd(struct tp_lines *l, int fd, char *buf, size_t cap)
 {
 	l->fd = fd;
