@@ -78,43 +78,46 @@ static unsigned divmod(uint64_t *n, unsigned base)
 	return (unsigned)(u % base);
 }
 
-static void number(struct fmt *f, uint64_t u, char conv, int flags, int width, int prec)
+/* what a conversion prints inside its width: a sign or 0x, leading zeros, then n bytes at s */
+struct piece {
+	const char *s;
+	size_t n;
+	int npre, zeros;
+	char prefix[2], digits[24];
+};
+
+static void number(struct piece *o, uint64_t u, char conv, int flags, int width, int prec)
 {
-	char digits[24], *d = digits + sizeof(digits), prefix[2];
+	char *d = o->digits + sizeof(o->digits), *end = d;
 	unsigned base = conv == 'o' ? 8 : conv == 'x' || conv == 'X' || conv == 'p' ? 16 : 10;
 	char lower = conv == 'X' ? 0 : 0x20;	/* '0'-'9' already have this bit */
 	int npre = 0, ndig, zeros, len;
 
 	if ((conv == 'd' || conv == 'i') && (int64_t)u < 0) {
-		prefix[npre++] = '-';
+		o->prefix[npre++] = '-';
 		u = -u;
 	} else if (conv == 'd' || conv == 'i') {
 		if (flags & (F_PLUS | F_SPACE))
-			prefix[npre++] = flags & F_PLUS ? '+' : ' ';
+			o->prefix[npre++] = flags & F_PLUS ? '+' : ' ';
 	}
 	if (conv == 'p' || (flags & F_ALT && base == 16 && u)) {
-		prefix[npre++] = '0';
-		prefix[npre++] = 'x' ^ (lower ^ 0x20);
+		o->prefix[npre++] = '0';
+		o->prefix[npre++] = 'x' ^ (lower ^ 0x20);
 	}
-	while (u || (prec < 0 && d == digits + sizeof(digits))) {	/* "%.0d" of 0 is "" */
+	while (u || (prec < 0 && d == end)) {	/* "%.0d" of 0 is "" */
 		*--d = "0123456789ABCDEF"[divmod(&u, base)] | lower;
 	}
-	if (flags & F_ALT && base == 8 && (d == digits + sizeof(digits) || *d != '0'))
+	if (flags & F_ALT && base == 8 && (d == end || *d != '0'))
 		*--d = '0';
-	ndig = (int)(digits + sizeof(digits) - d);
+	ndig = (int)(end - d);
 	zeros = prec > ndig ? prec - ndig : 0;
 	len = npre + zeros + ndig;
-	if ((flags & (F_ZERO | F_LEFT)) == F_ZERO && prec < 0 && width > len) {
+	if ((flags & (F_ZERO | F_LEFT)) == F_ZERO && prec < 0 && width > len)
 		zeros += width - len;
-		len = width;
-	}
-	if (!(flags & F_LEFT))
-		pad(f, ' ', width - len);
-	put(f, prefix, npre);
-	pad(f, '0', zeros);
-	put(f, d, ndig);
-	if (flags & F_LEFT)
-		pad(f, ' ', width - len);
+	o->s = d;
+	o->n = (size_t)ndig;
+	o->npre = npre;
+	o->zeros = zeros;
 }
 
 int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
@@ -124,10 +127,10 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 
 	va_copy(args, ap);
 	while (*fmt) {
-		const char *p = fmt, *s;
-		int flags = 0, width, prec = -1;
+		const char *p = fmt;
+		int flags = 0, width, prec = -1, room;
 		char len = 0, conv, c;
-		size_t n;
+		struct piece o;
 
 		while (*p && *p != '%')
 			p++;
@@ -159,19 +162,21 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 			len = 'l';
 			/* fall through */
 		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
-			number(&f, int_arg(&args, len, conv == 'd' || conv == 'i'), conv, flags, width,
+			number(&o, int_arg(&args, len, conv == 'd' || conv == 'i'), conv, flags, width,
 			       prec);
-			continue;
+			break;
 		case 'c':
 			c = (char)int_arg(&args, 0, false);
-			s = &c;
-			n = 1;
+			o.s = &c;
+			o.n = 1;
+			o.npre = o.zeros = 0;
 			break;
 		case 's':
-			s = va_arg(args, const char *);
-			if (!s)
-				s = "(null)";
-			n = prec >= 0 ? strnlen(s, prec) : strlen(s);
+			o.s = va_arg(args, const char *);
+			if (!o.s)
+				o.s = "(null)";
+			o.n = prec >= 0 ? strnlen(o.s, prec) : strlen(o.s);
+			o.npre = o.zeros = 0;
 			break;
 		case '%':
 			put(&f, "%", 1);
@@ -181,11 +186,14 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 			fmt = p;
 			continue;
 		}
+		room = width - (o.npre + o.zeros + (int)o.n);
 		if (!(flags & F_LEFT))
-			pad(&f, ' ', width - (int)n);
-		put(&f, s, n);
+			pad(&f, ' ', room);
+		put(&f, o.prefix, o.npre);
+		pad(&f, '0', o.zeros);
+		put(&f, o.s, o.n);
 		if (flags & F_LEFT)
-			pad(&f, ' ', width - (int)n);
+			pad(&f, ' ', room);
 	}
 	va_end(args);
 	return f.total;
