@@ -107,7 +107,8 @@ int tp_parse_size(const char *s, uint64_t *out)
 
 int tp_parse_seconds_ms(const char *s, uint64_t *out_ms)
 {
-	uint64_t sec = 0, ms = 0, scale = 100;
+	uint64_t sec = 0;
+	unsigned ms = 0, scale = 100;	/* under 1000: 32 bits, no 64-bit division by 10 */
 	bool any = false;
 
 	if (*s >= '0' && *s <= '9') {
