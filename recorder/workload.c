@@ -10,6 +10,7 @@ static long exec_path(char **argv, char **envp)
 {
 	const char *path;
 	char buf[512];
+	size_t len = strlen(argv[0]) + 1;	/* with its NUL */
 	long err = -TP_ENOENT;
 
 	if (strchr(argv[0], '/'))
@@ -21,12 +22,12 @@ static long exec_path(char **argv, char **envp)
 		const char *end = strchr(path, ':');
 		size_t n = end ? (size_t)(end - path) : strlen(path);
 
-		if (n + strlen(argv[0]) + 2 <= sizeof(buf)) {
+		if (n + len + 1 <= sizeof(buf)) {
 			long r;
 
 			memcpy(buf, path, n);
 			buf[n] = '/';
-			tp_strlcpy(buf + n + 1, argv[0], sizeof(buf) - n - 1);
+			memcpy(buf + n + 1, argv[0], len);
 			r = sys_execve(buf, argv, envp);
 			if (r != -TP_ENOENT && r != -TP_ENOTDIR)
 				err = r;
