@@ -46,7 +46,7 @@ static int elf_open(struct elf *e)
 		return err;
 	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
 		return err;
-	e->phoff = e->is64 ? tp_elf_get(h + 32, 8, e->be) : tp_elf_get(h + 28, 4, e->be);
+	e->phoff = tp_elf_get(h + (e->is64 ? 32 : 28), e->is64 ? 8 : 4, e->be);
 	e->phentsize = (unsigned)tp_elf_get(h + (e->is64 ? 54 : 42), 2, e->be);
 	e->phnum = TP_MIN((unsigned)tp_elf_get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
 	return e->phnum && e->phentsize < (e->is64 ? 56u : 32u) ? -TP_ENOEXEC : 0;
@@ -62,15 +62,9 @@ static int elf_phdr(const struct elf *e, unsigned i, uint32_t *type, uint64_t *o
 	if (err)
 		return err;
 	*type = (uint32_t)tp_elf_get(p, 4, e->be);
-	if (e->is64) {
-		*off = tp_elf_get(p + 8, 8, e->be);
-		*filesz = tp_elf_get(p + 32, 8, e->be);
-		*align = tp_elf_get(p + 48, 8, e->be);
-	} else {
-		*off = tp_elf_get(p + 4, 4, e->be);
-		*filesz = tp_elf_get(p + 16, 4, e->be);
-		*align = tp_elf_get(p + 28, 4, e->be);
-	}
+	*off = tp_elf_get(p + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, e->be);
+	*filesz = tp_elf_get(p + (e->is64 ? 32 : 16), e->is64 ? 8 : 4, e->be);
+	*align = tp_elf_get(p + (e->is64 ? 48 : 28), e->is64 ? 8 : 4, e->be);
 	return 0;
 }
 
