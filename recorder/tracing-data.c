@@ -33,18 +33,19 @@ static int put(struct tracing_data *td, const void *p, size_t n)
 }
 
 static int put_u32(struct tracing_data *td, uint32_t v) { return put(td, &v, 4); }
-static int put_u64(struct tracing_data *td, uint64_t v) { return put(td, &v, 8); }
 
 /* append a file's bytes preceded by its size (u64 or u32); a missing file is size 0 */
 static int put_file(struct tracing_data *td, const char *rel, bool size64)
 {
 	char path[256];
-	size_t at = td->len, n = 0;
+	size_t at = td->len, n = 0, w = size64 ? 8 : 4;
+	/* the size as a u64 whose first w bytes are the u32 or u64 one in our byte order */
+	uint64_t v = 0;
 	long fd, r;
 	int err;
 
 	tp_snprintf(path, sizeof(path), "%s/%s", tracefs__dir(), rel);
-	err = size64 ? put_u64(td, 0) : put_u32(td, 0);
+	err = put(td, &v, w);
 	if (err)
 		return err;
 	fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
@@ -61,15 +62,11 @@ static int put_file(struct tracing_data *td, const char *rel, bool size64)
 	sys_close((int)fd);
 	if (r < 0 && r != -TP_EINTR)
 		return (int)r;
-	if (size64) {
-		uint64_t v = n;
-
-		memcpy(td->buf + at, &v, 8);
-	} else {
-		uint32_t v = (uint32_t)n;
-
-		memcpy(td->buf + at, &v, 4);
-	}
+	if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ && !size64)
+		v = (uint64_t)n << 32;
+	else
+		v = n;
+	memcpy(td->buf + at, &v, w);
 	return 0;
 }
 
