@@ -257,23 +257,9 @@ static bool module(const char *line, uint64_t *start, uint64_t *size)
 	       *start;
 }
 
-/* first module start above the kernel (what perf clips the kernel map to), or ~0 */
-static uint64_t kernel_end(struct synth *s, uint64_t text)
-{
-	uint64_t end = ~0ULL, start, size;
-	struct tp_lines l;
-	char *line;
-
-	if (tp_lines__open(&l, "/proc/modules", LINE_BUF(s), LINE_CAP))
-		return end;
-	while ((line = tp_lines__next(&l)))
-		if (module(line, &start, &size) && start > text && start < end)
-			end = start;
-	tp_lines__close(&l);
-	return end;
-}
-
-static int modules(struct synth *s, struct synth_kernel *k)
+/* one pass over /proc/modules: with end, the lowest module start above the kernel text (what
+ * perf clips the kernel map to; *end stays as it was without one), else an MMAP per module */
+static int modules(struct synth *s, struct synth_kernel *k, uint64_t *end)
 {
 	uint64_t start, size;
 	struct tp_lines l;
@@ -285,6 +271,11 @@ static int modules(struct synth *s, struct synth_kernel *k)
 	while (!err && (line = tp_lines__next(&l))) {
 		if (!module(line, &start, &size))
 			continue;
+		if (end) {
+			if (start > k->text && start < *end)
+				*end = start;
+			continue;
+		}
 		tp_snprintf(name, sizeof(name), "[%.*s]", (int)(strchr(line, ' ') - line), line);
 		err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
 					   (uint32_t)-1, 0, start, size, 0, name));
@@ -344,10 +335,10 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 		    !tp_parse_uint(v, &u))
 			k->kptr_restrict = (int)u;
 	} else {
-		end = kernel_end(s, k->text);
+		modules(s, k, &end);
 	}
 	tp_snprintf(name, sizeof(name), "[kernel.kallsyms]%s", k->ref);
 	err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
 				   (uint32_t)-1, 0, k->text, end - k->text, k->text, name));
-	return err || k->hidden ? err : modules(s, k);
+	return err || k->hidden ? err : modules(s, k, NULL);
 }
