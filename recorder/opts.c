@@ -7,37 +7,40 @@
 enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x[=v] */ };
 
 /* The options as a list: the long names one NUL-separated string ("" for none), the short
- * letter and the kind a byte each, the field the index (no pointer per option) */
+ * letter and the kind a byte each, the field the index (no pointer per option). F_G..F_NOEMBED
+ * in the order of struct rec_opts' flags[]: apply() sets them by index. */
 #define OPT_LIST(X) \
 	X(EVENT, "event", 'e', O_STR) \
 	X(FREQ, "freq", 'F', O_U64) \
 	X(PERIOD, "count", 'c', O_U64) \
 	X(G, "", 'g', O_FLAG) \
 	X(ALL, "all-cpus", 'a', O_FLAG) \
+	X(NOINH, "no-inherit", 'i', O_FLAG) \
+	X(BIDALL, "buildid-all", 0, O_FLAG) \
+	X(QUIET, "quiet", 'q', O_FLAG) \
+	X(OVERWRITE, "overwrite", 0, O_FLAG) \
+	X(NOEMBED, "no-embed-symbols", 0, O_FLAG) \
 	X(CPU, "cpu", 'C', O_STR) \
 	X(PID, "pid", 'p', O_PIDS) \
 	X(TID, "tid", 't', O_PIDS) \
 	X(OUT, "output", 'o', O_STR) \
 	X(MMAP, "mmap-pages", 'm', O_PAGES) \
 	X(DUR, "duration", 0, O_SECS) \
-	X(NOINH, "no-inherit", 'i', O_FLAG) \
-	X(BIDALL, "buildid-all", 0, O_FLAG) \
 	X(BIDCACHE, "buildid-cache", 0, O_STR) \
-	X(QUIET, "quiet", 'q', O_FLAG) \
 	X(VERB, "verbose", 'v', O_FLAG) \
 	X(RETRY, "retry", 0, O_U64) \
 	X(COALESCE, "coalesce", 0, O_OPTVAL) \
-	X(OVERWRITE, "overwrite", 0, O_FLAG) \
 	X(SWITCH, "switch-output", 0, O_OPTVAL) \
 	X(MAXFILES, "switch-max-files", 0, O_U64) \
-	X(HELP, "help", 'h', O_FLAG) \
-	X(NOEMBED, "no-embed-symbols", 0, O_FLAG)
+	X(HELP, "help", 'h', O_FLAG)
 #define FIELD(f, l, s, k) F_##f,
 #define LONG(f, l, s, k) l "\0"
 #define SHORT(f, l, s, k) s,
 #define KIND(f, l, s, k) k,
 
 enum { OPT_LIST(FIELD) NR_OPTS };
+_Static_assert(F_NOEMBED - F_G + 1 == sizeof(((struct rec_opts *)0)->flags),
+	       "one flag per option F_G..F_NOEMBED");
 static const char long_names[] = OPT_LIST(LONG);
 static const char short_names[NR_OPTS] = { OPT_LIST(SHORT) };
 static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
@@ -140,6 +143,10 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 	uint64_t v;
 
 	switch (f) {
+	case F_G: case F_ALL: case F_NOINH: case F_BIDALL: case F_QUIET: case F_OVERWRITE:
+	case F_NOEMBED:	/* the flags, in their order (those OFF leaves out never get here) */
+		o->flags[f - F_G] = true;
+		return 0;
 	case F_EVENT:
 		if (o->nr_events >= REC_MAX_EVENT_SPECS)
 			return -TP_E2BIG;
@@ -152,8 +159,6 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		o->freq = o->period = 0;
 		*(f == F_FREQ ? &o->freq : &o->period) = v;
 		return 0;
-	case F_G: o->callgraph = true; return 0;
-	case F_ALL: o->system_wide = true; return 0;
 	case F_CPU: o->cpu_list = val; return 0;
 	case F_PID: return parse_ids(val, o->pids, &o->nr_pids);
 	case F_TID: return parse_ids(val, o->tids, &o->nr_tids);
@@ -165,11 +170,7 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		return 0;
 	case F_DUR:
 		return tp_parse_seconds_ms(val, &o->duration_ms) || !o->duration_ms ? -TP_EINVAL : 0;
-	case F_NOINH: o->no_inherit = true; return 0;
-	case F_BIDALL: o->buildid_all = true; return 0;
 	case F_BIDCACHE: LEFT_OUT(F_BIDCACHE); o->buildid_cache = val; return 0;
-	case F_OVERWRITE: LEFT_OUT(F_OVERWRITE); o->overwrite = true; return 0;
-	case F_NOEMBED: LEFT_OUT(F_NOEMBED); o->no_embed_symbols = true; return 0;
 	case F_SWITCH: LEFT_OUT(F_SWITCH); o->switch_output = val ? val : "signal"; return 0;
 	case F_MAXFILES:
 		LEFT_OUT(F_MAXFILES);
@@ -177,7 +178,6 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 			return -TP_EINVAL;
 		o->switch_max_files = (unsigned)v;
 		return 0;
-	case F_QUIET: o->quiet = true; return 0;
 	case F_VERB: o->verbose++; return 0;
 	case F_RETRY:
 		LEFT_OUT(F_RETRY);

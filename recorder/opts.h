@@ -12,8 +12,18 @@ struct rec_opts {
 	unsigned nr_events;
 	uint64_t freq;          /* -F (0: use -c) */
 	uint64_t period;        /* -c */
-	bool callgraph;         /* -g */
-	bool system_wide;       /* -a */
+	union {	/* the flags, set by index in the order of opts.c's options F_G..F_NOEMBED */
+		struct {
+			bool callgraph;         /* -g */
+			bool system_wide;       /* -a */
+			bool no_inherit;        /* -i */
+			bool buildid_all;       /* --buildid-all */
+			bool quiet;             /* -q */
+			bool overwrite;         /* --overwrite: flight recorder, rings read at snapshots */
+			bool no_embed_symbols;  /* --no-embed-symbols (CONFIG_REC_EMBED_SYMBOLS) */
+		};
+		bool flags[7];
+	};
 	const char *cpu_list;   /* -C */
 	int pids[REC_MAX_PIDS]; /* -p */
 	unsigned nr_pids;
@@ -24,14 +34,9 @@ struct rec_opts {
 	uint32_t coalesce_ms;   /* --coalesce flush interval, 0: off */
 	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
 	uint64_t duration_ms;   /* --duration */
-	bool no_inherit;
-	bool buildid_all;
-	bool no_embed_symbols;  /* --no-embed-symbols (CONFIG_REC_EMBED_SYMBOLS) */
 	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
-	bool overwrite;         /* --overwrite: flight recorder, rings read at snapshots */
 	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/flight.c) */
 	unsigned switch_max_files; /* --switch-max-files N, 0: keep all */
-	bool quiet;             /* -q */
 	int verbose;            /* -v */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */
 };
