@@ -154,10 +154,9 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		return 0;
 	case F_FREQ:
 	case F_PERIOD:	/* the last one given wins */
-		if (tp_parse_u64(val, f == F_FREQ ? 10 : 0, &v) || !v)
+		if (tp_parse_u64(val, f == F_FREQ ? 10 : 0, &o->sample) || !o->sample)
 			return -TP_EINVAL;
-		o->freq = o->period = 0;
-		*(f == F_FREQ ? &o->freq : &o->period) = v;
+		o->by_period = f == F_PERIOD;
 		return 0;
 	case F_CPU: o->cpu_list = val; return 0;
 	case F_PID: return parse_ids(val, o->pids, &o->nr_pids);
@@ -227,7 +226,7 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 	int i, r, nl = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->freq = 4000;
+	o->sample = 4000;
 	o->output = "perf.data";
 	o->mmap_pages = 128;
 	for (i = 1; i < argc; i++) {

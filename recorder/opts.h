@@ -10,8 +10,8 @@
 struct rec_opts {
 	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
 	unsigned nr_events;
-	uint64_t freq;          /* -F (0: use -c) */
-	uint64_t period;        /* -c */
+	uint64_t sample;        /* -F HZ, or -c N if by_period: the last one given */
+	bool by_period;         /* -c */
 	union {	/* the flags, set by index in the order of opts.c's options F_G..F_NOEMBED */
 		struct {
 			bool callgraph;         /* -g */

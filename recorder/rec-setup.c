@@ -45,12 +45,9 @@ static void fill_attrs(struct record *r)
 		if (a->type == PERF_TYPE_TRACEPOINT)
 			a->sample_type |= PERF_SAMPLE_RAW;
 		if (!e->has_period) {
-			if (r->o.period) {
-				a->sample_period = r->o.period;
-			} else {
-				a->sample_freq = r->o.freq;
+			a->sample_period = r->o.sample;	/* a union with sample_freq */
+			if (!r->o.by_period)
 				a->flags |= PERF_ATTR_FLAG_FREQ;
-			}
 		}
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
 			    PERF_ATTR_FLAG_WATERMARK;
