@@ -8,9 +8,8 @@
 #define REC_MAX_PIDS 64
 
 struct rec_opts {
-	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
-	unsigned nr_events;
 	uint64_t sample;        /* -F HZ, or -c N if by_period: the last one given */
+	unsigned nr_events;
 	bool by_period;         /* -c */
 	union {	/* the flags, set by index in the order of opts.c's options F_G..F_NOEMBED */
 		struct {
@@ -25,9 +24,7 @@ struct rec_opts {
 		bool flags[7];
 	};
 	const char *cpu_list;   /* -C */
-	int pids[REC_MAX_PIDS]; /* -p */
 	unsigned nr_pids;
-	int tids[REC_MAX_PIDS]; /* -t */
 	unsigned nr_tids;
 	const char *output;     /* -o, "-" for stdout, tcp://, tcp-listen://, serial: */
 	unsigned retries;       /* --retry: more connection attempts for tcp:// */
@@ -39,6 +36,10 @@ struct rec_opts {
 	unsigned switch_max_files; /* --switch-max-files N, 0: keep all */
 	int verbose;            /* -v */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */
+	/* the tables last: the fields above stay within Thumb-2 short load offsets */
+	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
+	int pids[REC_MAX_PIDS]; /* -p */
+	int tids[REC_MAX_PIDS]; /* -t */
 };
 
 /* 0, or -EINVAL with a one-line message in err; 1 when -h was asked (usage printed) */
