@@ -148,31 +148,30 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 	for (c = 0; c < el->nr_cpus; c++) {
 		struct ring *r = NULL;
 
-		for (unsigned ev = 0; ev < el->spec->nr; ev++) {
-			for (unsigned t = 0; t < el->nr_tasks; t++) {
-				int fd = *fdp(el, ev, t, c);
+		/* the fds of CPU c, every event and task: one in nr_cpus (fdp()'s layout) */
+		for (size_t i = c; i < el->nr_fds; i += el->nr_cpus) {
+			int fd = el->fds[i];
 
-				if (fd < 0)
-					continue;
-				if (r) {
-					e = sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd);
-					if (e < 0) {
-						how = "share";
-						goto fail;
-					}
-					continue;
-				}
-				r = &el->rings[el->nr_rings];
-				e = ring__map(r, fd, pages, tp_page_size(), !el->backward);
-				if (e == -TP_EPERM || e == -TP_ENOMEM) {
-					tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
-						    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
-					return (int)e;
-				}
-				if (e < 0)
+			if (fd < 0)
+				continue;
+			if (r) {
+				e = sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd);
+				if (e < 0) {
+					how = "share";
 					goto fail;
-				el->nr_rings++;
+				}
+				continue;
 			}
+			r = &el->rings[el->nr_rings];
+			e = ring__map(r, fd, pages, tp_page_size(), !el->backward);
+			if (e == -TP_EPERM || e == -TP_ENOMEM) {
+				tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
+					    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
+				return (int)e;
+			}
+			if (e < 0)
+				goto fail;
+			el->nr_rings++;
 		}
 	}
 	return 0;
