@@ -76,17 +76,13 @@ static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
 	}
 }
 
-static int *fdp(struct evlist *el, unsigned ev, unsigned t, unsigned c)
-{
-	return &el->fds[((size_t)ev * el->nr_tasks + t) * el->nr_cpus + c];
-}
-
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen)
 {
 	size_t nfds = (size_t)spec->nr * nr_tasks * nr_cpus;
 	size_t bytes = TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
 	uint64_t *ids;
+	int *slot;
 	long addr;
 
 	memset(el, 0, sizeof(*el));
@@ -105,6 +101,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	el->fds = (int *)addr;
 	ids = (uint64_t *)((char *)addr + TP_ALIGN(nfds * sizeof(int), 8));
 	memset(el->fds, 0xff, nfds * sizeof(int));	/* every fd -1 */
+	slot = el->fds;		/* fds[] by event, then task, then CPU: the loops fill it in order */
 
 	for (unsigned ev = 0; ev < spec->nr; ev++) {
 		struct evsel *e = &spec->ev[ev];
@@ -112,7 +109,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		e->ids = ids;
 		e->nr_ids = 0;
 		for (unsigned t = 0; t < nr_tasks; t++) {
-			for (unsigned c = 0; c < nr_cpus; c++) {
+			for (unsigned c = 0; c < nr_cpus; c++, slot++) {
 				long fd = open_one(el, e, tasks[t], cpus[c]);
 
 				if (fd == -TP_ESRCH && tasks[t] >= 0)
@@ -122,7 +119,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 					evlist__close(el);
 					return (int)fd;
 				}
-				*fdp(el, ev, t, c) = (int)fd;
+				*slot = (int)fd;
 				if (sys_ioctl((int)fd, PERF_EVENT_IOC_ID, (long)&ids[e->nr_ids]) == 0)
 					e->nr_ids++;
 			}
@@ -148,7 +145,7 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 	for (c = 0; c < el->nr_cpus; c++) {
 		struct ring *r = NULL;
 
-		/* the fds of CPU c, every event and task: one in nr_cpus (fdp()'s layout) */
+		/* the fds of CPU c, every event and task: one in nr_cpus (evlist__open's layout) */
 		for (size_t i = c; i < el->nr_fds; i += el->nr_cpus) {
 			int fd = el->fds[i];
 
