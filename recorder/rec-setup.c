@@ -104,13 +104,9 @@ static int cpus_from_list(const char *list, int *cpus, unsigned max)
 
 	if (cpulist__parse(list, mask, max, NULL) < 0)
 		return -TP_EINVAL;
-	for (unsigned c = 0; c < max; c++) {
-		/* the bit from a 32-bit half: no 64-bit shift on 32-bit CPUs */
-		uint64_t m = mask[c / 64];
-
-		if ((c & 32 ? (uint32_t)(m >> 32) : (uint32_t)m) >> (c & 31) & 1)
+	for (unsigned c = 0; c < max; c++)
+		if (*tp_bit_byte(mask, c) & TP_BIT_MASK(c))	/* no 64-bit shift on 32-bit CPUs */
 			cpus[n++] = (int)c;
-	}
 	return n;
 }
 
