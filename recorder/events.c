@@ -42,7 +42,8 @@ const unsigned tp_nr_event_names = sizeof(tp_event_codes);
 #define CHECK(name, type, config) _Static_assert((config) < 16, name);
 EVENT_LIST(CHECK)
 
-static struct evsel *add(struct evlist_spec *l, const char *name, size_t len)
+/* a new event named name (cut to fit) */
+static struct evsel *add(struct evlist_spec *l, const char *name)
 {
 	struct evsel *e;
 
@@ -51,10 +52,7 @@ static struct evsel *add(struct evlist_spec *l, const char *name, size_t len)
 	e = &l->ev[l->nr++];
 	memset(e, 0, sizeof(*e));
 	e->callgraph = -1;
-	if (len >= sizeof(e->name))
-		len = sizeof(e->name) - 1;
-	memcpy(e->name, name, len);
-	e->name[len] = 0;
+	tp_strlcpy(e->name, name, sizeof(e->name));
 	return e;
 }
 
@@ -134,9 +132,10 @@ static int add_tracepoint(void *ctx, const char *sys, const char *name)
 	struct glob_ctx *g = ctx;
 	char full[64];
 	long id = tracefs__event_id(sys, name);
-	int n = tp_snprintf(full, sizeof(full), "%s:%s", sys, name);
-	struct evsel *e = add(g->l, full, (size_t)n);
+	struct evsel *e;
 
+	tp_snprintf(full, sizeof(full), "%s:%s", sys, name);
+	e = add(g->l, full);
 	if (!e)
 		return g->err = -TP_E2BIG;
 	if (id < 0)
@@ -227,7 +226,7 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 			*colon = 0;
 	} else {
 		/* the name with its modifiers */
-		e = add(l, name, nlen);
+		e = add(l, name);
 		if (!e)
 			goto too_many;
 		e->attr.type = type;
@@ -270,7 +269,7 @@ int events__parse(struct evlist_spec *l, const char *spec, char *err, size_t err
 
 void events__add_default(struct evlist_spec *l)
 {
-	struct evsel *e = add(l, "cycles", 6);
+	struct evsel *e = add(l, "cycles");
 
 	e->attr.type = PERF_TYPE_HARDWARE;
 	e->attr.config = PERF_COUNT_HW_CPU_CYCLES;
