@@ -86,11 +86,8 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	long addr;
 
 	memset(el, 0, sizeof(*el));
-	el->spec = spec;
 	el->cpus = cpus;
 	el->nr_cpus = nr_cpus;
-	el->tasks = tasks;
-	el->nr_tasks = nr_tasks;
 	el->nr_fds = nfds;
 	addr = sys_mmap(NULL, bytes, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);

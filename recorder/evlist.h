@@ -17,11 +17,8 @@ enum {
 };
 
 struct evlist {
-	struct evlist_spec *spec;
 	const int *cpus;
 	unsigned nr_cpus;
-	const int *tasks;               /* -1: every task on the CPU (system-wide) */
-	unsigned nr_tasks;
 	int *fds;                       /* [event][task][cpu], -1 where the task was gone */
 	size_t nr_fds;
 	unsigned nr_rings;
