@@ -27,8 +27,9 @@ static int print_tp(void *ctx, const char *sys, const char *name)
 {
 	struct tp_out *o = ctx;
 
-	tp_out__printf(o, "  %s:%s%*s[Tracepoint event]\n", sys, name,
-		       (int)(TP_MAX(1, 50 - (int)(strlen(sys) + strlen(name) + 1))), "");
+	/* "sys:name" padded to 49 columns, then one space at least */
+	tp_out__printf(o, "  %s:%-*s [Tracepoint event]\n", sys, TP_MAX(0, 48 - (int)strlen(sys)),
+		       name);
 	return 0;
 }
 
