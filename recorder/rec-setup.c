@@ -26,7 +26,8 @@ static void fill_attrs(struct record *r)
 	bool cpu = r->target == REC_SYSTEM || r->target == REC_TREE;
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
-	uint32_t watermark = (uint32_t)((uint64_t)r->o.mmap_pages * tp_page_size() / 2);
+	/* half the ring, in the 32 bits the field holds: the page size is even (a power of two) */
+	uint32_t watermark = r->o.mmap_pages * (uint32_t)(tp_page_size() / 2);
 
 	r->off_tid = 8 + (many ? 8 : 0) + 8;
 	r->off_time = r->off_tid + 8;
