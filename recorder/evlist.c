@@ -136,6 +136,7 @@ size_t tp_page_size(void)
 int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 {
 	const char *how = "map";
+	size_t ps = tp_page_size();
 	unsigned c;
 	long e;
 
@@ -157,7 +158,7 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 				continue;
 			}
 			r = &el->rings[el->nr_rings];
-			e = ring__map(r, fd, pages, tp_page_size(), !el->backward);
+			e = ring__map(r, fd, pages, ps, !el->backward);
 			if (e == -TP_EPERM || e == -TP_ENOMEM) {
 				tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
 					    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
