@@ -124,7 +124,7 @@ struct glob_ctx {
 	struct evlist_spec *l;
 	const char *terms;
 	size_t terms_len;
-	int err;
+	int err;		/* -TP_EINVAL: the terms did not parse (the glob has read the id) */
 };
 
 static int add_tracepoint(void *ctx, const char *sys, const char *name)
@@ -212,6 +212,8 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 			return 0;
 		if (g.err == -TP_E2BIG)
 			goto too_many;
+		if (g.err == -TP_EINVAL)
+			goto bad;	/* the spec's fault, not tracefs' */
 		*colon = ':';
 		if (mod)
 			*mod = ':';
