@@ -11,6 +11,8 @@ struct tp_writer_attr;
 
 /* "tinyperf: record: ..." on stderr; returns 1 */
 int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
+/* the same line as a warning: recording goes on */
+#define rec_warn(...) ((void)rec_fail(__VA_ARGS__))
 /* a note on stderr unless -q */
 void rec_msg(const struct record *r, const char *fmt, ...) TP_PRINTF(2, 3);
 /* every byte for the output goes through here (the first error is kept in r->write_err) */

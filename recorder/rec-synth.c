@@ -1,6 +1,7 @@
 /* The state records of a recording (recorder/synth.c does the encoding): the kernel and the
  * processes of the target, at the start and again at the head of every --switch-output file. */
 #include "libc-shim/shim.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/record.h"
 #include "recorder/synth.h"
 
@@ -54,9 +55,9 @@ int rec_synth(struct record *r, unsigned what)
 	if (what & REC_SYNTH_KERNEL) {
 		synth__kernel(&sc, &k);
 		if (k.hidden && (what & REC_SYNTH_WARN) && !r->o.quiet)
-			tp_dprintf(2, "tinyperf: record: kernel addresses are hidden (kptr_restrict=%d): "
-				   "kernel samples will not resolve; run as root or "
-				   "'sysctl kernel.kptr_restrict=0'\n", k.kptr_restrict);
+			rec_warn("kernel addresses are hidden (kptr_restrict=%d): kernel samples "
+				 "will not resolve; run as root or 'sysctl kernel.kptr_restrict=0'",
+				 k.kptr_restrict);
 	}
 	if (!(what & REC_SYNTH_TASKS) || r->write_err)
 		return r->write_err;
