@@ -33,14 +33,6 @@ static int print_tp(void *ctx, const char *sys, const char *name)
 	return 0;
 }
 
-struct tp_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	uint16_t reclen;
-	uint8_t type;
-	char name[];
-};
-
 int cmd_list(int argc, char **argv)
 {
 	static char buf[8192];
@@ -67,21 +59,18 @@ int cmd_list(int argc, char **argv)
 	if (dir) {
 		char path[160];
 		uint64_t d[512];
-		long fd, nread;
+		struct tp_dir dd;
+		const char *sys;
 
+		/* every system: the directories of events/ (its files, such as enable and
+		 * header_page, are no directories and glob to nothing) */
 		tp_snprintf(path, sizeof(path), "%s/events", dir);
-		fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
-		while (fd >= 0 && (nread = sys_getdents64((int)fd, d, sizeof(d))) > 0) {
-			for (long off = 0; off < nread;) {
-				const struct tp_dirent64 *e = (const void *)((const char *)d + off);
-
-				off += e->reclen;
-				if (e->name[0] != '.' && e->type == 4 /* DT_DIR */)
-					tracefs__glob(e->name, "*", print_tp, &o);
-			}
+		if (!tp_dir__open(&dd, path, d, sizeof(d))) {
+			while ((sys = tp_dir__next(&dd)))
+				if (sys[0] != '.')
+					tracefs__glob(sys, "*", print_tp, &o);
+			sys_close(dd.fd);
 		}
-		if (fd >= 0)
-			sys_close((int)fd);
 	} else if (IS_ENABLED(CONFIG_REC_TRACEPOINTS)) {
 		tp_out__printf(&o, "(no tracefs: tracepoints unavailable; mount it on "
 				   "/sys/kernel/tracing, or run as root)\n");

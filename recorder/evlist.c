@@ -6,21 +6,12 @@
 #include "recorder/evlist.h"
 
 /* a /proc/sys value without its newline; the bytes read, or -errno (buf as it was) */
-static long read_value(const char *path, char *buf, size_t size)
-{
-	long n = tp_read_file(path, buf, size);
-
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	return n;
-}
-
 static long paranoid(void)
 {
 	char buf[16];
 	int64_t v;
 
-	return read_value("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
+	return tp_read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
 	       !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
 }
 
@@ -43,7 +34,7 @@ static void explain(const struct evsel *e, long r, int task, char *err, size_t e
 	} else if (r == -TP_EINVAL && (e->attr.flags & PERF_ATTR_FLAG_FREQ)) {
 		char buf[24] = "?";
 
-		read_value("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
+		tp_read_line("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
 		tp_snprintf(err, errlen, "cannot open %s at %llu Hz: %s; the kernel allows at most "
 			    "%s Hz (kernel.perf_event_max_sample_rate): lower -F",
 			    e->name, (unsigned long long)e->attr.sample_freq, what, buf);
