@@ -46,24 +46,17 @@ const char *tp_strerror(long err);
 	X(EROFS, "Read-only file system") \
 	X(EMLINK, "Too many links") \
 	X(EPIPE, "Broken pipe") \
-	X(EDOM, "Argument out of domain") \
 	X(ERANGE, "Result out of range") \
-	X(EDEADLK, "Resource deadlock would occur") \
 	X(ENAMETOOLONG, "File name too long") \
-	X(ENOLCK, "No locks available") \
 	X(ENOSYS, "Function not implemented") \
-	X(ENOTEMPTY, "Directory not empty") \
 	X(ELOOP, "Too many levels of symbolic links") \
 	X(ENODATA, "No data available") \
-	X(ETIME, "Timer expired") \
 	X(EBADMSG, "Bad message") \
 	X(EOVERFLOW, "Value too large for data type") \
-	X(EILSEQ, "Illegal byte sequence") \
 	X(ECONNRESET, "Connection reset by peer") \
 	X(ENOTCONN, "Socket not connected") \
 	X(ESTALE, "Stale file handle") \
 	X(EDQUOT, "Quota exceeded") \
-	X(ECANCELED, "Operation canceled") \
 	X(EOPNOTSUPP, "Operation not supported")
 
 #define TP_ERRNO_LIST_NET(X) \

@@ -37,22 +37,16 @@
 #define TP_EROFS	30
 #define TP_EMLINK	31
 #define TP_EPIPE	32
-#define TP_EDOM		33
 #define TP_ERANGE	34
 
 /* ---- errno 35 and up (asm-generic/errno.h) ---- */
 #ifndef TP_ARCH_ERRNO
-#define TP_EDEADLK		35
 #define TP_ENAMETOOLONG		36
-#define TP_ENOLCK		37
 #define TP_ENOSYS		38
-#define TP_ENOTEMPTY		39
 #define TP_ELOOP		40
 #define TP_ENODATA		61
-#define TP_ETIME		62
 #define TP_EBADMSG		74
 #define TP_EOVERFLOW		75
-#define TP_EILSEQ		84
 #define TP_ENOTSOCK		88
 #define TP_EDESTADDRREQ		89
 #define TP_EMSGSIZE		90
@@ -77,7 +71,6 @@
 #define TP_EINPROGRESS		115
 #define TP_ESTALE		116
 #define TP_EDQUOT		122
-#define TP_ECANCELED		125
 #endif
 #define TP_EWOULDBLOCK	TP_EAGAIN
 #define TP_ENOTSUP	TP_EOPNOTSUPP

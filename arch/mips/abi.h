@@ -56,17 +56,12 @@
 
 /* errno 35 and up (arch/mips/include/uapi/asm/errno.h) */
 #define TP_ARCH_ERRNO 1
-#define TP_EDEADLK		45
-#define TP_ENOLCK		46
 #define TP_ENODATA		61
-#define TP_ETIME		62
 #define TP_EBADMSG		77
 #define TP_ENAMETOOLONG		78
 #define TP_EOVERFLOW		79
-#define TP_EILSEQ		88
 #define TP_ENOSYS		89
 #define TP_ELOOP		90
-#define TP_ENOTEMPTY		93
 #define TP_ENOTSOCK		95
 #define TP_EDESTADDRREQ		96
 #define TP_EMSGSIZE		97
@@ -90,7 +85,6 @@
 #define TP_EALREADY		149
 #define TP_EINPROGRESS		150
 #define TP_ESTALE		151
-#define TP_ECANCELED		158
 #define TP_EDQUOT		1133
 
 /* signals and sigaction (arch/mips/include/uapi/asm/signal.h) */
