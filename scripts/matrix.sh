@@ -13,16 +13,23 @@ export TP_DL_DIR="${TP_DL_DIR:-$out/dl}"
 MAKE=${MAKE:-make}
 
 # Budgets for the stripped binary, in bytes (README: "Size budgets"). The skeleton (no record
-# command) and the core recorder with musl (tests/configs/core-*.config: what issue 3 asks for,
-# without the features of later issues) must fit; the other recorder cells are reported, and
-# enforced once MATRIX_ENFORCE_RECORDER=1.
+# command), the core recorder with musl (tests/configs/core-*.config: what issue 3 asks for,
+# without the features of later issues) and the cells in $met must fit; the other recorder
+# cells are reported, and enforced once MATRIX_ENFORCE_RECORDER=1.
 budget() {
 	case $1 in
 	freestanding|core-freestanding) echo 32768 ;; musl|core-musl) echo 65536 ;;
 	skeleton-freestanding) echo 16384 ;; skeleton-musl) echo 32768 ;; *) echo 0 ;;
 	esac
 }
-enforced() { case $1 in skeleton-*|core-musl) return 0 ;; *) [ "${MATRIX_ENFORCE_RECORDER:-0}" = 1 ] ;; esac; }
+# A recorder cell that has met its budget stays enforced (a ratchet): the core freestanding
+# recorder on armv7 since it came under 32 KiB.
+met="qemu-armv7/core-freestanding"
+enforced() { # libc board
+	case $1 in skeleton-*|core-musl) return 0 ;; esac
+	case " $met " in *" $2/$1 "*) return 0 ;; esac
+	[ "${MATRIX_ENFORCE_RECORDER:-0}" = 1 ]
+}
 
 configure() { # board libc
 	d=$out/$1-$2
@@ -59,11 +66,11 @@ sizes)
 		v=ok
 		if [ "$s" -gt "$bud" ]; then
 			v=OVER
-			enforced "$l" && failed=1
+			enforced "$l" "$b" && failed=1
 		fi
 		if [ "$s" -eq 0 ] || [ -z "$bid" ] || [ "$static" = DYNAMIC ]; then v=BROKEN; failed=1; fi
 		case $v in ok) npass=$((npass + 1)) ;; BROKEN) nfail=$((nfail + 1)) ;;
-		OVER) if enforced "$l"; then nfail=$((nfail + 1)); else v="over*"; fi ;; esac
+		OVER) if enforced "$l" "$b"; then nfail=$((nfail + 1)); else v="over*"; fi ;; esac
 		printf '%-14s %-22s %9s %11s %8s  %-7s %s; %s; build-id %s\n' "$b" "$l" "$s" "$u" "$bud" "$v" "$f" "$static" "${bid:-NONE}"
 	done; done
 	echo "over*: reported, not yet enforced (issue 3: size work open); core-*: tests/configs/core-*.config"
