@@ -32,4 +32,25 @@ static inline uint8_t *tp_bit_byte(const uint64_t *map, unsigned n)
 }
 #define TP_BIT_MASK(n) ((uint8_t)(1u << ((n) & 7)))
 
+/* Native-order integers at any alignment (record fields): through packed types the compiler
+ * emits the target's unaligned loads (one or two instructions; lwl/lwr on MIPS), where a
+ * memcpy() into a variable can stay a call */
+struct tp_un32 {
+	uint32_t v;
+} __attribute__((packed, may_alias));
+
+struct tp_un64 {
+	uint64_t v;
+} __attribute__((packed, may_alias));
+
+static inline uint32_t tp_get32(const void *p)
+{
+	return ((const struct tp_un32 *)p)->v;
+}
+
+static inline uint64_t tp_get64(const void *p)
+{
+	return ((const struct tp_un64 *)p)->v;
+}
+
 #endif

@@ -62,23 +62,14 @@ int rec_fail(const char *fmt, ...)
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */
 
-/* fields at any alignment, as track.c reads them: the target's unaligned loads */
-struct un64 {
-	uint64_t v;
-} __attribute__((packed, may_alias));
-
-struct un32 {
-	uint32_t v;
-} __attribute__((packed, may_alias));
-
 static uint32_t rd32(const struct perf_event_header *h, unsigned off)
 {
-	return ((const struct un32 *)((const char *)h + off))->v;
+	return tp_get32((const char *)h + off);
 }
 
 static uint64_t rd64(const struct perf_event_header *h, unsigned off)
 {
-	return ((const struct un64 *)((const char *)h + off))->v;
+	return tp_get64((const char *)h + off);
 }
 
 static bool on_record(void *ctx, const struct perf_event_header *h)

@@ -28,27 +28,6 @@ struct track_id {
 	uint64_t id, type;
 };
 
-/* fields at any alignment: through packed types the compiler emits the target's unaligned
- * loads (one or two instructions; lwl/lwr on MIPS), where memcpy() is a call under
- * -ffreestanding */
-struct un64 {
-	uint64_t v;
-} __attribute__((packed, may_alias));
-
-struct un32 {
-	uint32_t v;
-} __attribute__((packed, may_alias));
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return ((const struct un64 *)p)->v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return ((const struct un32 *)p)->v;
-}
-
 static uint32_t pow2_at_least(uint32_t n)
 {
 	uint32_t p = 16;
@@ -148,7 +127,7 @@ static bool sample_type(struct track *t, const uint8_t *b, size_t len, uint64_t 
 	}
 	if (len < 8)
 		return false;
-	id = rd64(b);
+	id = tp_get64(b);
 	if (t->ids[t->last_id].id != id) {
 		for (i = 0; i < t->nr_ids && t->ids[i].id != id; i++)
 			;
@@ -377,8 +356,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		return bad(t);
 	if (misc & PERF_RECORD_MISC_MMAP_DATA)
 		return 0;
-	start = rd64(b + 8);
-	end = start + rd64(b + 16);
+	start = tp_get64(b + 8);
+	end = start + tp_get64(b + 16);
 	if (end < start)
 		end = ~0ULL;
 	if (mmap2 && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
@@ -396,7 +375,7 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 			name = KERNEL_NAME;	/* "[kernel.kallsyms]_text" */
 		break;
 	case PERF_RECORD_MISC_USER:
-		p = proc_get(t, rd32(b));
+		p = proc_get(t, tp_get32(b));
 		kind = TRACK_USER;
 		if (!strcmp(name, "[vdso]"))	/* 32-bit (compat) processes' sit below 4 GiB */
 			t->vdso_classes |= (uint8_t)(1u << (start >> 32 != 0));
@@ -408,7 +387,7 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		return 0;
 	d = dsos__get(&t->dsos, name, kind, &id);
 	if (d >= 0)
-		map_insert(t, p, start, end, (uint32_t)d, (uint32_t)(rd64(b + 24) >> 12));
+		map_insert(t, p, start, end, (uint32_t)d, (uint32_t)(tp_get64(b + 24) >> 12));
 	else if (d == -TP_ENOSPC)
 		count(&t->stats.dsos_dropped);
 	else
@@ -424,8 +403,8 @@ static int on_fork(struct track *t, const uint8_t *b, size_t len)
 
 	if (len < 16)
 		return bad(t);
-	pid = rd32(b);
-	ppid = rd32(b + 4);
+	pid = tp_get32(b);
+	ppid = tp_get32(b + 4);
 	if (pid == ppid)
 		return 0;	/* a thread: it shares its process's state */
 	child = proc_find(t, pid);
@@ -456,9 +435,9 @@ static int on_exit(struct track *t, const uint8_t *b, size_t len)
 
 	if (len < 16)
 		return bad(t);
-	if (rd32(b) != rd32(b + 8))
+	if (tp_get32(b) != tp_get32(b + 8))
 		return 0;	/* a thread, not the process */
-	p = proc_find(t, rd32(b));
+	p = proc_find(t, tp_get32(b));
 	if (!p || p->zombie)
 		return 0;
 	list_del(p);
@@ -535,7 +514,7 @@ static bool repeats(struct track *t, uint32_t pid, unsigned mode, uint64_t ip,
 	    t->memo_nr == nr && t->memo_gen == gen) {
 		size_t i = nr;
 
-		while (i && t->memo[i - 1] == rd64(cc + 8 * (i - 1)))	/* callers differ least */
+		while (i && t->memo[i - 1] == tp_get64(cc + 8 * (i - 1)))	/* callers differ least */
 			i--;
 		if (!i)
 			return true;
@@ -576,15 +555,15 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		p += 8;
 	if (type & PERF_SAMPLE_IP) {
-		ip = rd64(p);
+		ip = tp_get64(p);
 		p += 8;
 	}
 	if (type & PERF_SAMPLE_TID)
-		proc = proc_find(t, pid = rd32(p));
+		proc = proc_find(t, pid = tp_get32(p));
 	p = b + 8 * nr;
 	nr = 0;
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		x = rd64(p);
+		x = tp_get64(p);
 		p += 8;
 		if (x > (size_t)(end - p) / 8)
 			return bad(t);
@@ -595,7 +574,7 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	if (type & PERF_SAMPLE_IP)
 		mark_mode(t, proc, mode, ip);
 	for (; nr--; p += 8) {
-		x = rd64(p);
+		x = tp_get64(p);
 		if (x >= PERF_CONTEXT_MAX) {	/* its high half all ones: the low one tells */
 			uint32_t c = (uint32_t)x;
 
@@ -626,7 +605,7 @@ int track__record(struct track *t, const struct perf_event_header *h)
 	case PERF_RECORD_COMM:
 		if (len < 8)
 			return bad(t);
-		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && (p = proc_find(t, rd32(b)))) {
+		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && (p = proc_find(t, tp_get32(b)))) {
 			maps_clear(t, p);	/* fresh MMAP2s follow */
 			invalidate(t);
 		}
