@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		hot_function(4000000);
 		syscall_loop(40000);
 		static_entry(4000000);
-		plt_loop(1000000);
+		plt_loop(4000000);	/* with 1000000, perf once sampled no PLT stub */
 	}
 	return 0;
 }
