@@ -49,12 +49,29 @@ void static_entry(unsigned long n)
 {
 	static_hot(n);
 }
-void plt_loop(unsigned long n)	/* rand_r through libhot.so's PLT: its stub gets samples */
+/* rand_r through libhot.so's PLT. A timer sample lands on the instruction after the one the
+ * CPU was waiting for, so the one-jump stub seldom gets one (on some CPUs, never in a whole
+ * run). On x86_64, the call takes the stub's address from a pointer whose cache line was
+ * just flushed: the call waits for memory, and the samples of that wait land on the stub. */
+#if defined(__x86_64__)
+static unsigned (*stub)(unsigned *);
+#endif
+void plt_loop(unsigned long n)
 {
 	unsigned s = 1;
 
-	for (unsigned long i = 0; i < n; i++)
+#if defined(__x86_64__)
+	__asm__("leaq rand_r@PLT(%%rip), %0" : "=r"(stub));
+#endif
+	for (unsigned long i = 0; i < n; i++) {
+#if defined(__x86_64__)
+		__builtin_ia32_clflush(&stub);
+		__asm__ volatile("" ::: "memory");
+		sink += stub(&s);
+#else
 		sink += (unsigned long)rand_r(&s);
+#endif
+	}
 }
 EOF
 cat >app.c <<'EOF'
@@ -70,7 +87,7 @@ int main(int argc, char **argv)
 		hot_function(4000000);
 		syscall_loop(40000);
 		static_entry(4000000);
-		plt_loop(4000000);	/* with 1000000, perf once sampled no PLT stub */
+		plt_loop(5000);	/* a few ms, nearly all of it in the stub */
 	}
 	return 0;
 }
