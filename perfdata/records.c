@@ -34,93 +34,89 @@ static int end(struct tp_fbuf *f, const struct tp_rec_fmt *fmt)
 	return f->err ? f->err : (int)f->len;
 }
 
-/* NUL-terminated name zero-padded to 8, as the kernel lays out comm and filename */
-static size_t name_size(const char *s)
+/* COMM, MMAP and MMAP2 share their layout: pid, tid, then for the mappings addr, len and pgoff,
+ * for MMAP2 the file's identity, prot and flags; the name last. One encoder for the three
+ * (COMM reads only m's pid and tid, MMAP those and addr, len, pgoff). */
+static int named(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint32_t type,
+		 uint16_t misc, const struct tp_mmap2 *m, const char *s)
 {
-	return TP_ALIGN(strlen(s) + 1, (size_t)8);
-}
+	struct tp_fbuf f;
+	size_t len = strlen(s), padded = TP_ALIGN(len + 1, (size_t)8);
+	size_t size = 16 + padded + fmt->id_hdr_size;
+	uint8_t *p;
+	int err;
 
-static void name(struct tp_fbuf *f, const char *s)
-{
-	size_t len = strlen(s);
-	uint8_t *p = tp_fbuf__zero(f, TP_ALIGN(len + 1, (size_t)8));
-
+	if (type != PERF_RECORD_COMM)
+		size += 24;
+	if (type == PERF_RECORD_MMAP2)
+		size += 32;
+	err = begin(&f, buf, cap, fmt, size, type, misc);
+	if (err)
+		return err;
+	tp_fbuf__u32(&f, m->pid);
+	tp_fbuf__u32(&f, m->tid);
+	if (type != PERF_RECORD_COMM) {
+		tp_fbuf__u64(&f, m->addr);
+		tp_fbuf__u64(&f, m->len);
+		tp_fbuf__u64(&f, m->pgoff);
+	}
+	if (type == PERF_RECORD_MMAP2) {
+		if (m->build_id_size) {
+			/* u8 size, u8 reserved, u16 reserved, u8 id[20]: bytes, no byte order */
+			p = tp_fbuf__zero(&f, 24);
+			if (p) {
+				p[0] = m->build_id_size;
+				memcpy(p + 4, m->build_id, m->build_id_size);
+			}
+		} else {
+			tp_fbuf__u32(&f, m->maj);
+			tp_fbuf__u32(&f, m->min);
+			tp_fbuf__u64(&f, m->ino);
+			tp_fbuf__u64(&f, m->ino_generation);
+		}
+		tp_fbuf__u32(&f, m->prot);
+		tp_fbuf__u32(&f, m->flags);
+	}
+	/* NUL-terminated, zero-padded to 8, as the kernel lays out comm and filename */
+	p = tp_fbuf__zero(&f, padded);
 	if (p)
 		memcpy(p, s, len);
+	return end(&f, fmt);
 }
 
 int tp_rec__comm(void *buf, size_t cap, const struct tp_rec_fmt *fmt,
 		 uint32_t pid, uint32_t tid, const char *comm, bool exec)
 {
-	struct tp_fbuf f;
-	size_t size = 8 + 8 + name_size(comm) + fmt->id_hdr_size;
-	int err = begin(&f, buf, cap, fmt, size, PERF_RECORD_COMM,
-			exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+	struct tp_mmap2 m;
 
-	if (err)
-		return err;
-	tp_fbuf__u32(&f, pid);
-	tp_fbuf__u32(&f, tid);
-	name(&f, comm);
-	return end(&f, fmt);
+	m.pid = pid;	/* all COMM reads */
+	m.tid = tid;
+	return named(buf, cap, fmt, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0, &m,
+		     comm);
 }
 
 int tp_rec__mmap(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint16_t misc,
 		 uint32_t pid, uint32_t tid, uint64_t addr, uint64_t len, uint64_t pgoff,
 		 const char *filename)
 {
-	struct tp_fbuf f;
-	size_t size = 8 + 8 + 24 + name_size(filename) + fmt->id_hdr_size;
-	int err = begin(&f, buf, cap, fmt, size, PERF_RECORD_MMAP, misc);
+	struct tp_mmap2 m;
 
-	if (err)
-		return err;
-	tp_fbuf__u32(&f, pid);
-	tp_fbuf__u32(&f, tid);
-	tp_fbuf__u64(&f, addr);
-	tp_fbuf__u64(&f, len);
-	tp_fbuf__u64(&f, pgoff);
-	name(&f, filename);
-	return end(&f, fmt);
+	m.pid = pid;	/* all MMAP reads */
+	m.tid = tid;
+	m.addr = addr;
+	m.len = len;
+	m.pgoff = pgoff;
+	return named(buf, cap, fmt, PERF_RECORD_MMAP, misc, &m, filename);
 }
 
 int tp_rec__mmap2(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint16_t misc,
 		  const struct tp_mmap2 *m)
 {
-	struct tp_fbuf f;
-	size_t size = 8 + 8 + 24 + 24 + 8 + name_size(m->filename) + fmt->id_hdr_size;
-	int err;
-
 	if (m->build_id_size > 20)
 		return -TP_EINVAL;
 	if (m->build_id_size)
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-	err = begin(&f, buf, cap, fmt, size, PERF_RECORD_MMAP2, misc);
-	if (err)
-		return err;
-	tp_fbuf__u32(&f, m->pid);
-	tp_fbuf__u32(&f, m->tid);
-	tp_fbuf__u64(&f, m->addr);
-	tp_fbuf__u64(&f, m->len);
-	tp_fbuf__u64(&f, m->pgoff);
-	if (m->build_id_size) {
-		/* u8 size, u8 reserved, u16 reserved, u8 id[20]: bytes, no byte order */
-		uint8_t *p = tp_fbuf__zero(&f, 24);
-
-		if (p) {
-			p[0] = m->build_id_size;
-			memcpy(p + 4, m->build_id, m->build_id_size);
-		}
-	} else {
-		tp_fbuf__u32(&f, m->maj);
-		tp_fbuf__u32(&f, m->min);
-		tp_fbuf__u64(&f, m->ino);
-		tp_fbuf__u64(&f, m->ino_generation);
-	}
-	tp_fbuf__u32(&f, m->prot);
-	tp_fbuf__u32(&f, m->flags);
-	name(&f, m->filename);
-	return end(&f, fmt);
+	return named(buf, cap, fmt, PERF_RECORD_MMAP2, misc, m, m->filename);
 }
 
 static int task(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint32_t type,
