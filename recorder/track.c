@@ -596,28 +596,24 @@ int track__record(struct track *t, const struct perf_event_header *h)
 	if (h->size < sizeof(*h))
 		return bad(t);
 	len = h->size - sizeof(*h);
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
+	if (h->type == PERF_RECORD_SAMPLE)
 		return on_sample(t, h->misc, b, len);
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
+	if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
 		return on_mmap(t, h->misc, b, len, h->type == PERF_RECORD_MMAP2);
-	case PERF_RECORD_COMM:
+	if (h->type == PERF_RECORD_COMM) {
 		if (len < 8)
 			return bad(t);
 		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && (p = proc_find(t, tp_get32(b)))) {
 			maps_clear(t, p);	/* fresh MMAP2s follow */
 			invalidate(t);
 		}
-		return 0;
-	case PERF_RECORD_FORK:
-		return on_fork(t, b, len);
-	case PERF_RECORD_EXIT:
-		return on_exit(t, b, len);
-	case PERF_RECORD_FINISHED_ROUND:
-		track__end_round(t);
-		return 0;
 	}
+	if (h->type == PERF_RECORD_FORK)
+		return on_fork(t, b, len);
+	if (h->type == PERF_RECORD_EXIT)
+		return on_exit(t, b, len);
+	if (h->type == PERF_RECORD_FINISHED_ROUND)
+		track__end_round(t);
 	return 0;
 }
 
