@@ -377,7 +377,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 	case PERF_RECORD_MISC_USER:
 		p = proc_get(t, tp_get32(b));
 		kind = TRACK_USER;
-		if (!strcmp(name, "[vdso]"))	/* 32-bit (compat) processes' sit below 4 GiB */
+		/* for symembed.c: 32-bit (compat) processes' [vdso] sits below 4 GiB */
+		if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !strcmp(name, "[vdso]"))
 			t->vdso_classes |= (uint8_t)(1u << (start >> 32 != 0));
 		break;
 	default:

@@ -104,7 +104,8 @@ struct track {
 	struct track_limits lim;
 	struct track_stats stats;	/* read it freely */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
-	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above */
+	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above
+					 * (kept with CONFIG_REC_EMBED_SYMBOLS only) */
 	uint64_t kmax;			/* the highest kernel (not module) address sampled
 					 * that the cache below does not cover */
 	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
