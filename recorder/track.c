@@ -11,7 +11,8 @@
 struct track_map {
 	uint64_t start, end;
 	uint32_t dso;
-	uint32_t pgoff;		/* file offset of start, in 4 KiB units (symembed.c) */
+	uint32_t pgoff;		/* file offset of start, in 4 KiB units, for symembed.c: kept
+				 * with CONFIG_REC_EMBED_SYMBOLS only */
 };
 
 struct track_proc {
@@ -216,7 +217,8 @@ static void map_insert(struct track *t, struct track_proc *p, uint64_t start, ui
 	for (j = i; j < p->nr && m[j].end <= end; j++)
 		t->dsos.v[m[j].dso].refs--;
 	if (j < p->nr && m[j].start < end) {
-		m[j].pgoff += (uint32_t)((end - m[j].start) >> 12);
+		if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
+			m[j].pgoff += (uint32_t)((end - m[j].start) >> 12);
 		m[j].start = end;
 	}
 	memmove(&m[i + 1], &m[j], (p->nr - j) * sizeof(*m));
@@ -388,7 +390,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 		return 0;
 	d = dsos__get(&t->dsos, name, kind, &id);
 	if (d >= 0)
-		map_insert(t, p, start, end, (uint32_t)d, (uint32_t)(tp_get64(b + 24) >> 12));
+		map_insert(t, p, start, end, (uint32_t)d, IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ?
+			   (uint32_t)(tp_get64(b + 24) >> 12) : 0);
 	else if (d == -TP_ENOSPC)
 		count(&t->stats.dsos_dropped);
 	else
