@@ -515,7 +515,7 @@ static bool repeats(struct track *t, uint32_t pid, unsigned mode, uint64_t ip,
 		return false;
 	}
 	if (t->memo_ok && t->memo_pid == pid && t->memo_mode == mode && t->memo_ip == ip &&
-	    t->memo_nr == nr && t->memo_gen == gen) {
+	    t->memo_nr == nr && (!IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) || t->memo_gen == gen)) {
 		size_t i = nr;
 
 		while (i && t->memo[i - 1] == tp_get64(cc + 8 * (i - 1)))	/* callers differ least */

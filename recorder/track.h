@@ -77,17 +77,6 @@ struct track_link {
 /* The fields most used come first: small offsets have the short load and store forms
  * (Thumb-2 below 128 bytes, x86 below 128 too). */
 struct track {
-	struct dsos dsos;		/* the files the maps point to */
-	/* processes */
-	struct track_proc **phash;
-	uint32_t phash_mask, nr_procs, round;
-	struct track_proc *kernel;	/* kernel and module maps */
-	/* last lookups */
-	struct track_proc *last_proc;
-	const struct track_map *last_user, *last_kernel;
-	struct arena *arena;
-	struct track_link lru;		/* live, least recently used first */
-	struct track_link zombies;	/* exited, oldest first */
 	/* the last sample's pid, cpumode, ip and callchain: a sample that repeats it (an idle
 	 * CPU's, a loop's) has nothing new to mark, and is skipped after one compare */
 	uint64_t memo_ip;
@@ -96,6 +85,17 @@ struct track {
 	bool memo_ok;
 	uint8_t fixed_nr;		/* u64s before the callchain (IDENTIFIER ... PERIOD) */
 	uint64_t fixed_type;		/* in the last sample_type seen */
+	/* processes */
+	struct track_proc **phash;
+	uint32_t phash_mask, nr_procs, round;
+	struct track_proc *kernel;	/* kernel and module maps */
+	/* last lookups */
+	struct track_proc *last_proc;
+	const struct track_map *last_user, *last_kernel;
+	struct dsos dsos;		/* the files the maps point to */
+	struct arena *arena;
+	struct track_link lru;		/* live, least recently used first */
+	struct track_link zombies;	/* exited, oldest first */
 	/* event ids -> sample_type */
 	struct track_id *ids;
 	uint32_t nr_ids, last_id;
@@ -110,7 +110,7 @@ struct track {
 					 * that the cache below does not cover */
 	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
 	bool kmods;			/* a module address was */
-	uint64_t memo[TRACK_MEMO];	/* the callchain of the memo above */
+	uint64_t memo[TRACK_MEMO];	/* the callchain of the memo (the first fields) */
 };
 
 /* lim may be NULL (defaults). Tables are allocated here: 0 or -TP_ENOMEM. */
