@@ -35,7 +35,8 @@ int tp_rec__mmap(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint16_t m
 struct tp_mmap2 {
 	uint32_t pid, tid;
 	uint64_t addr, len, pgoff;
-	/* build_id_size != 0 selects the build-id form (misc MMAP_BUILD_ID) over maj/min/ino */
+	/* build_id_size != 0 selects the build-id form (misc MMAP_BUILD_ID) over maj/min/ino;
+	 * host builds only: a device build (CONFIG_REC_RECORD) returns -TP_EINVAL */
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
 	const uint8_t *build_id;
