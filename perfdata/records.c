@@ -34,6 +34,13 @@ static int end(struct tp_fbuf *f, const struct tp_rec_fmt *fmt)
 	return f->err ? f->err : (int)f->len;
 }
 
+/* struct tp_mmap2 lays pid ... ino_generation out as MMAP2 does, prot and flags too: without
+ * byte swapping they are copied as they are */
+_Static_assert(offsetof(struct tp_mmap2, addr) == 8 && offsetof(struct tp_mmap2, maj) == 32 &&
+	       offsetof(struct tp_mmap2, ino_generation) == 48 &&
+	       offsetof(struct tp_mmap2, flags) == offsetof(struct tp_mmap2, prot) + 4,
+	       "struct tp_mmap2 is not laid out as the record");
+
 /* COMM, MMAP and MMAP2 share their layout: pid, tid, then for the mappings addr, len and pgoff,
  * for MMAP2 the file's identity, prot and flags; the name last. One encoder for the three
  * (COMM reads only m's pid and tid, MMAP those and addr, len, pgoff). */
@@ -42,40 +49,45 @@ static int named(void *buf, size_t cap, const struct tp_rec_fmt *fmt, uint32_t t
 {
 	struct tp_fbuf f;
 	size_t len = strlen(s), padded = TP_ALIGN(len + 1, (size_t)8);
-	size_t size = 16 + padded + fmt->id_hdr_size;
+	/* the body up to prot (MMAP2) or the name */
+	bool mmap2 = type == PERF_RECORD_MMAP2;
+	size_t fixed = mmap2 ? 56 : type == PERF_RECORD_MMAP ? 32 : 8;
 	uint8_t *p;
 	int err;
 
-	if (type != PERF_RECORD_COMM)
-		size += 24;
-	if (type == PERF_RECORD_MMAP2)
-		size += 32;
-	err = begin(&f, buf, cap, fmt, size, type, misc);
+	err = begin(&f, buf, cap, fmt, 8 + fixed + (mmap2 ? 8 : 0) + padded + fmt->id_hdr_size,
+		    type, misc);
 	if (err)
 		return err;
-	tp_fbuf__u32(&f, m->pid);
-	tp_fbuf__u32(&f, m->tid);
-	if (type != PERF_RECORD_COMM) {
-		tp_fbuf__u64(&f, m->addr);
-		tp_fbuf__u64(&f, m->len);
-		tp_fbuf__u64(&f, m->pgoff);
-	}
-	if (type == PERF_RECORD_MMAP2) {
-		if (!IS_ENABLED(CONFIG_REC_RECORD) && m->build_id_size) {
-			/* u8 size, u8 reserved, u16 reserved, u8 id[20]: bytes, no byte order */
-			p = tp_fbuf__zero(&f, 24);
-			if (p) {
-				p[0] = m->build_id_size;
-				memcpy(p + 4, m->build_id, m->build_id_size);
-			}
-		} else {
-			tp_fbuf__u32(&f, m->maj);
-			tp_fbuf__u32(&f, m->min);
-			tp_fbuf__u64(&f, m->ino);
-			tp_fbuf__u64(&f, m->ino_generation);
+	if (!tp_fbuf__swaps(&f) && !(!IS_ENABLED(CONFIG_REC_RECORD) && mmap2 && m->build_id_size)) {
+		tp_fbuf__bytes(&f, m, fixed);
+		if (mmap2)
+			tp_fbuf__bytes(&f, &m->prot, 8);
+	} else {
+		tp_fbuf__u32(&f, m->pid);
+		tp_fbuf__u32(&f, m->tid);
+		if (type != PERF_RECORD_COMM) {
+			tp_fbuf__u64(&f, m->addr);
+			tp_fbuf__u64(&f, m->len);
+			tp_fbuf__u64(&f, m->pgoff);
 		}
-		tp_fbuf__u32(&f, m->prot);
-		tp_fbuf__u32(&f, m->flags);
+		if (mmap2) {
+			if (m->build_id_size) {
+				/* u8 size, u8 reserved, u16 reserved, u8 id[20]: bytes, no byte order */
+				p = tp_fbuf__zero(&f, 24);
+				if (p) {
+					p[0] = m->build_id_size;
+					memcpy(p + 4, m->build_id, m->build_id_size);
+				}
+			} else {
+				tp_fbuf__u32(&f, m->maj);
+				tp_fbuf__u32(&f, m->min);
+				tp_fbuf__u64(&f, m->ino);
+				tp_fbuf__u64(&f, m->ino_generation);
+			}
+			tp_fbuf__u32(&f, m->prot);
+			tp_fbuf__u32(&f, m->flags);
+		}
 	}
 	/* NUL-terminated, zero-padded to 8, as the kernel lays out comm and filename */
 	p = tp_fbuf__zero(&f, padded);
