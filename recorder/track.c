@@ -86,13 +86,15 @@ int track__init(struct track *t, struct arena *a, const struct track_limits *lim
 	if (!t->lim.max_ids || t->lim.max_ids > MAX_IDS)
 		t->lim.max_ids = t->lim.max_ids ? MAX_IDS : 1024;
 
+	/* one block: the ids (8-byte aligned first), the pid hash, the kernel's process */
 	nb = pow2_at_least(t->lim.max_procs / 2);
-	t->phash = arena__alloc(a, nb * sizeof(*t->phash));
-	t->phash_mask = nb - 1;
-	t->kernel = arena__alloc(a, sizeof(*t->kernel));
-	t->ids = arena__alloc(a, t->lim.max_ids * sizeof(*t->ids));
-	if (!t->phash || !t->kernel || !t->ids || dsos__init(&t->dsos, a, t->lim.max_dsos))
+	t->ids = arena__alloc(a, t->lim.max_ids * sizeof(*t->ids) + nb * sizeof(*t->phash) +
+			      sizeof(*t->kernel));
+	if (!t->ids || dsos__init(&t->dsos, a, t->lim.max_dsos))
 		return -TP_ENOMEM;
+	t->phash = (struct track_proc **)(t->ids + t->lim.max_ids);
+	t->phash_mask = nb - 1;
+	t->kernel = (struct track_proc *)(t->phash + nb);
 	t->kernel->pid = (uint32_t)-1;
 	return 0;
 }
