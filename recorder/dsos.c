@@ -12,9 +12,12 @@ int dsos__init(struct dsos *d, struct arena *a, uint32_t max)
 	d->arena = a;
 	d->max = max;
 	d->mask = nb - 1;
-	d->buckets = arena__alloc(a, nb * sizeof(*d->buckets));
-	d->v = arena__alloc(a, (size_t)max * sizeof(*d->v));
-	return d->buckets && d->v ? 0 : -TP_ENOMEM;
+	/* one block: the entries, then the buckets */
+	d->v = arena__alloc(a, (size_t)max * sizeof(*d->v) + nb * sizeof(*d->buckets));
+	if (!d->v)
+		return -TP_ENOMEM;
+	d->buckets = (uint32_t *)(d->v + max);
+	return 0;
 }
 
 /* FNV-1a of s, and its size with the NUL */
