@@ -79,7 +79,7 @@ static struct dso *slot(struct dsos *d)
 		d->free_from = d->nr + 1;
 		return &d->v[d->nr++];
 	}
-	for (uint32_t i = 0; i < d->nr; i++)
+	for (uint32_t i = 0; i < d->nr && !d->mark_all; i++)	/* mark_all: every one is hit */
 		if (!d->v[i].refs && !d->v[i].hit)
 			return drop(d, i);
 	return NULL;
@@ -88,7 +88,7 @@ static struct dso *slot(struct dsos *d)
 void dsos__sweep(struct dsos *d)
 {
 	for (uint32_t i = 0; i < d->nr; i++)
-		if (d->v[i].name && !d->v[i].refs && !d->v[i].hit)
+		if (d->v[i].name && !d->v[i].refs && !d->v[i].hit && !d->mark_all)
 			drop(d, i);
 }
 
@@ -119,17 +119,9 @@ int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_i
 	e->name_size = (uint32_t)len;
 	e->hash = h;
 	e->kind = kind;
-	e->hit = d->mark_all;
 	learn(e, id);
 	x = (uint32_t)(e - d->v);
 	e->hnext = d->buckets[h & d->mask];
 	d->buckets[h & d->mask] = x + 1;
 	return (int)x;
-}
-
-void dsos__mark_all(struct dsos *d)
-{
-	d->mark_all = true;
-	for (uint32_t i = 0; i < d->nr; i++)
-		d->v[i].hit = d->v[i].name != NULL;
 }

@@ -37,7 +37,7 @@ struct dsos {
 	uint32_t *buckets;		/* index + 1 of the first entry, 0 = empty */
 	uint32_t mask, nr, max;
 	uint32_t free_from;		/* every entry below it is in use */
-	bool mark_all;			/* new entries start hit (--buildid-all) */
+	bool mark_all;			/* every entry counts as hit (--buildid-all) */
 };
 
 /* room for max files: 0 or -TP_ENOMEM */
@@ -45,8 +45,6 @@ int dsos__init(struct dsos *d, struct arena *a, uint32_t max);
 /* index of the entry for this file and kind, created if new; -TP_ENOSPC when the table is full
  * of used entries, -TP_ENOMEM when the name cannot be stored */
 int dsos__get(struct dsos *d, const char *name, uint8_t kind, const struct dso_ident *id);
-/* every entry hit, now and from now on */
-void dsos__mark_all(struct dsos *d);
 /* free every entry no mapping uses and nothing hit (its slot and name memory are reused
  * first), so the table holds only what is live instead of every file ever seen */
 void dsos__sweep(struct dsos *d);

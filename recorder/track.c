@@ -634,14 +634,14 @@ void track__forget_procs(struct track *t)
 
 void track__mark_all(struct track *t)
 {
-	dsos__mark_all(&t->dsos);
+	t->dsos.mark_all = true;
 }
 
 void track__reset_hits(struct track *t)
 {
 	t->memo_ok = false;
 	for (uint32_t i = 0; i < t->dsos.nr; i++)
-		t->dsos.v[i].hit = t->dsos.mark_all && t->dsos.v[i].name;
+		t->dsos.v[i].hit = false;
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
 		addrset__reset(t->as);
 }
@@ -652,7 +652,7 @@ int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx)
 		struct dso *d = &t->dsos.v[i];
 		int r;
 
-		if (!d->name || !d->hit)
+		if (!d->name || !(d->hit || t->dsos.mark_all))
 			continue;
 		r = cb(ctx, d->name, (enum track_kind)d->kind, d->bid_size ? d->bid : NULL,
 		       d->bid_size);
