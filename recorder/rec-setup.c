@@ -70,30 +70,26 @@ static int add_tasks_of(struct record *r, int pid)
 {
 	char path[48];
 	uint64_t buf[256];
-	long fd, n;
+	struct tp_dir d;
+	const char *name;
+	unsigned tid;
+	int e;
 
-	tp_snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	fd = sys_open(path, TP_O_RDONLY | TP_O_DIRECTORY | TP_O_CLOEXEC, 0);
-	if (fd < 0)
-		return rec_fail("no process %d: %s", pid, tp_strerror(fd));
-	while ((n = sys_getdents64((int)fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			const char *d = (const char *)buf + off;
-			uint16_t reclen;
-			uint64_t tid;
-
-			memcpy(&reclen, d + 16, 2);
-			off += reclen;
-			if (tp_parse_u64(d + 19, 10, &tid))
-				continue;
-			if (r->nr_tasks >= REC_MAX_TASKS) {
-				sys_close((int)fd);
-				return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
-			}
-			r->tasks[r->nr_tasks++] = (int)tid;
+	/* the format synth.c reads the same directory with: one string */
+	tp_snprintf(path, sizeof(path), "/proc/%u/task", (unsigned)pid);
+	e = tp_dir__open(&d, path, buf, sizeof(buf));
+	if (e)
+		return rec_fail("no process %d: %s", pid, tp_strerror(e));
+	while ((name = tp_dir__next(&d))) {
+		if (tp_parse_uint(name, &tid))
+			continue;	/* "." and ".." */
+		if (r->nr_tasks >= REC_MAX_TASKS) {
+			sys_close(d.fd);
+			return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
 		}
+		r->tasks[r->nr_tasks++] = (int)tid;
 	}
-	sys_close((int)fd);
+	sys_close(d.fd);
 	return 0;
 }
 
