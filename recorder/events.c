@@ -2,6 +2,7 @@
  * sample_type, flags that depend on the target) are filled in later by the command. */
 #include "libc-shim/shim.h"
 #include "recorder/events.h"
+#include "recorder/rec-cmd.h"
 #include "recorder/tracefs.h"
 
 #define HW PERF_TYPE_HARDWARE
@@ -167,7 +168,7 @@ static bool builtin(const char *name, uint32_t *type, uint64_t *config)
 	return false;
 }
 
-static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size_t errlen)
+static int one(struct evlist_spec *l, const char *s, size_t len)
 {
 	char name[128];
 	const char *slash = memchr(s, '/', len), *term = NULL, *what = "event";
@@ -220,7 +221,7 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 		what = "tracepoint";
 		if (n != -TP_ENOENT && n && n != -TP_ENOTDIR) {
 			r = n < 0 ? (int)n : g.err;
-			tp_snprintf(err, errlen, "cannot read tracepoint '%s': %s", name, tp_strerror(r));
+			rec_fail("cannot read tracepoint '%s': %s", name, tp_strerror(r));
 			return r;
 		}
 	} else if (!known) {
@@ -237,18 +238,18 @@ static int one(struct evlist_spec *l, const char *s, size_t len, char *err, size
 			goto bad;
 		return 0;
 	}
-	tp_snprintf(err, errlen, "unknown %s '%s': see 'tinyperf list'", what, name);
+	rec_fail("unknown %s '%s': see 'tinyperf list'", what, name);
 	return r;
 too_many:
-	tp_snprintf(err, errlen, "too many events (at most %d)", REC_MAX_EVSELS);
+	rec_fail("too many events (at most %d)", REC_MAX_EVSELS);
 	return -TP_E2BIG;
 bad:
-	tp_snprintf(err, errlen, "cannot parse event '%.*s': see 'tinyperf list' and 'tinyperf record --help'",
-		    (int)len, s);
+	rec_fail("cannot parse event '%.*s': see 'tinyperf list' and 'tinyperf record --help'",
+		 (int)len, s);
 	return -TP_EINVAL;
 }
 
-int events__parse(struct evlist_spec *l, const char *spec, char *err, size_t errlen)
+int events__parse(struct evlist_spec *l, const char *spec)
 {
 	while (*spec) {
 		/* split at commas outside /terms/ */
@@ -259,7 +260,7 @@ int events__parse(struct evlist_spec *l, const char *spec, char *err, size_t err
 		for (; spec[n] && (in_terms || spec[n] != ','); n++)
 			if (spec[n] == '/')
 				in_terms = !in_terms;
-		r = one(l, spec, n, err, errlen);
+		r = one(l, spec, n);
 		if (r)
 			return r;
 		spec += n;

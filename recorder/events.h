@@ -22,9 +22,9 @@ struct evlist_spec {
 	unsigned nr;
 };
 
-/* Parse one -e argument (a comma list) and append to l. 0 or -errno with err filled
- * ("unknown event 'foo': see 'tinyperf list'"). */
-int events__parse(struct evlist_spec *l, const char *spec, char *err, size_t errlen);
+/* Parse one -e argument (a comma list) and append to l. 0, or -errno after printing why
+ * (rec_fail: "unknown event 'foo': see 'tinyperf list'"). */
+int events__parse(struct evlist_spec *l, const char *spec);
 /* the event perf uses when none is given: cycles (falls back to cpu-clock without a PMU) */
 void events__add_default(struct evlist_spec *l);
 /* switch an event to cpu-clock, keeping its modifiers */

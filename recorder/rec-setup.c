@@ -8,11 +8,9 @@
 
 int rec_parse_events(struct record *r)
 {
-	char err[160];
-
 	for (unsigned i = 0; i < r->o.nr_events; i++)
-		if (events__parse(&r->spec, r->o.events[i], err, sizeof(err)))
-			return rec_fail("%s", err);
+		if (events__parse(&r->spec, r->o.events[i]))
+			return 1;
 	if (!r->spec.nr)
 		events__add_default(&r->spec);
 	return 0;
