@@ -4,6 +4,7 @@
  * to do. */
 #include "libc-shim/shim.h"
 #include "recorder/evlist.h"
+#include "recorder/rec-cmd.h"
 
 /* a /proc/sys value without its newline; the bytes read, or -errno (buf as it was) */
 static long paranoid(void)
@@ -124,7 +125,7 @@ size_t tp_page_size(void)
 	return ps ? ps : 4096;
 }
 
-int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
+int evlist__mmap(struct evlist *el, unsigned pages)
 {
 	const char *how = "map";
 	size_t ps = tp_page_size();
@@ -151,8 +152,8 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 			r = &el->rings[el->nr_rings];
 			e = ring__map(r, fd, pages, ps, !el->backward);
 			if (e == -TP_EPERM || e == -TP_ENOMEM) {
-				tp_snprintf(err, errlen, "cannot map a %u-page ring: %s: lower -m, "
-					    "or raise kernel.perf_event_mlock_kb", pages, tp_strerror(e));
+				rec_fail("cannot map a %u-page ring: %s: lower -m, or raise "
+					 "kernel.perf_event_mlock_kb", pages, tp_strerror(e));
 				return (int)e;
 			}
 			if (e < 0)
@@ -162,7 +163,7 @@ int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	tp_snprintf(err, errlen, "cannot %s the ring of CPU %d: %s", how, el->cpus[c], tp_strerror(e));
+	rec_fail("cannot %s the ring of CPU %d: %s", how, el->cpus[c], tp_strerror(e));
 	return (int)e;
 }
 

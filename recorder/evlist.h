@@ -30,8 +30,8 @@ struct evlist {
 /* Open every event. 0, or -errno with a one-line explanation in err (what to do included). */
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen);
-/* map one ring of pages data pages per CPU; 0 or -errno with err filled */
-int evlist__mmap(struct evlist *el, unsigned pages, char *err, size_t errlen);
+/* map one ring of pages data pages per CPU; 0, or -errno after printing why (rec_fail) */
+int evlist__mmap(struct evlist *el, unsigned pages);
 void evlist__enable(struct evlist *el, bool on);
 void evlist__close(struct evlist *el);
 /* the kernel's page size (rings are counted in pages) */

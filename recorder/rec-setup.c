@@ -163,8 +163,8 @@ static int open_events(struct record *r)
 	if ((r->el.notes & EVL_EXCLUDED_KERNEL) && !r->o.quiet)
 		rec_warn("kernel.perf_event_paranoid >= 2: recording user space only");
 	r->el.backward = rec_overwrite(r);
-	if (evlist__mmap(&r->el, r->o.mmap_pages, err, sizeof(err)))
-		return rec_fail("%s", err);
+	if (evlist__mmap(&r->el, r->o.mmap_pages))
+		return 1;
 	for (unsigned i = 0; i < r->spec.nr; i++)
 		for (unsigned k = 0; k < r->spec.ev[i].nr_ids; k++)
 			track__add_id(&r->track, r->spec.ev[i].ids[k], r->spec.ev[i].attr.sample_type);
