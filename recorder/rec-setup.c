@@ -118,22 +118,21 @@ static int choose_target(struct record *r)
 		return rec_fail(r->o.cpu_list ? "bad CPU list '%s': give e.g. 0-3,6" :
 			    "cannot read the online CPUs%s", r->o.cpu_list ? r->o.cpu_list : "");
 	r->nr_cpus = (unsigned)n;
-	if (r->o.system_wide) {
-		r->target = REC_SYSTEM;
-		r->tasks[r->nr_tasks++] = -1;
-	} else if (r->o.nr_pids || r->o.nr_tids) {
+	if (!r->o.system_wide && (r->o.nr_pids || r->o.nr_tids)) {
 		r->target = REC_TASKS;
 		for (unsigned i = 0; i < r->o.nr_pids; i++)
 			if (add_tasks_of(r, r->o.pids[i]))
 				return 1;
 		for (unsigned i = 0; i < r->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
 			r->tasks[r->nr_tasks++] = r->o.tids[i];
-	} else {
-		/* --overwrite reads records newest first: a tree cannot be followed through its
-		 * FORKs then, inherited events need no following */
-		r->target = r->o.no_inherit || rec_overwrite(r) ? REC_INHERIT : REC_TREE;
-		r->tasks[r->nr_tasks++] = r->target == REC_TREE ? -1 : r->wl.pid;
+		return 0;
 	}
+	/* -a, -C: every task (-1) on the CPUs. A command: its tree (every task, filtered by
+	 * pid), or inherited events on it; --overwrite reads records newest first, so a tree
+	 * cannot be followed through its FORKs then, inherited events need no following */
+	r->target = r->o.system_wide ? REC_SYSTEM :
+		    r->o.no_inherit || rec_overwrite(r) ? REC_INHERIT : REC_TREE;
+	r->tasks[r->nr_tasks++] = r->target == REC_INHERIT ? r->wl.pid : -1;
 	return 0;
 }
 
