@@ -124,7 +124,8 @@ static int parse_ids(const char *s, int *out, unsigned *nr)
 	while (*s) {
 		uint64_t v;
 
-		if (*nr >= REC_MAX_PIDS || tp_parse_u64_prefix(&s, 10, &v) || !v || v > 0x7fffffff)
+		/* v - 1 wraps for 0: one comparison for 1..INT_MAX */
+		if (*nr >= REC_MAX_PIDS || tp_parse_u64_prefix(&s, 10, &v) || v - 1 >= 0x7fffffff)
 			return -TP_EINVAL;
 		out[(*nr)++] = (int)v;
 		if (*s == ',')
@@ -163,7 +164,8 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 	case F_TID: return parse_ids(val, o->tids, &o->nr_tids);
 	case F_OUT: o->output = val; return 0;
 	case F_MMAP:
-		if (tp_parse_u64(val, 0, &v) || !v || (v & (v - 1)) || v > (1u << 20))
+		/* 1..2^20 (v - 1 wraps for 0), then a power of two in 32 bits */
+		if (tp_parse_u64(val, 0, &v) || v - 1 >= 1u << 20 || ((uint32_t)v & ((uint32_t)v - 1)))
 			return -TP_EINVAL;
 		o->mmap_pages = (unsigned)v;
 		return 0;
