@@ -167,11 +167,21 @@ fail:
 	return (int)e;
 }
 
+/* every open fd: the ioctl req, or closed for 0 */
+static void each_fd(const struct evlist *el, unsigned long req)
+{
+	for (size_t i = 0; el->fds && i < el->nr_fds; i++)
+		if (el->fds[i] >= 0) {
+			if (req)
+				sys_ioctl(el->fds[i], req, 0);
+			else
+				sys_close(el->fds[i]);
+		}
+}
+
 void evlist__enable(struct evlist *el, bool on)
 {
-	for (size_t i = 0; i < el->nr_fds; i++)
-		if (el->fds[i] >= 0)
-			sys_ioctl(el->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	each_fd(el, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE);
 }
 
 void evlist__close(struct evlist *el)
@@ -179,7 +189,5 @@ void evlist__close(struct evlist *el)
 	for (unsigned i = 0; i < el->nr_rings; i++)
 		ring__unmap(&el->rings[i]);
 	el->nr_rings = 0;
-	for (size_t i = 0; el->fds && i < el->nr_fds; i++)
-		if (el->fds[i] >= 0)
-			sys_close(el->fds[i]);
+	each_fd(el, 0);
 }
