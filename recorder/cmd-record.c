@@ -298,11 +298,12 @@ static void loop(struct record *r)
 
 static void install_signals(void)
 {
+	/* the stop signals, then SIGCHLD, the one that restarts interrupted calls */
+	static const uint8_t sigs[] = { TP_SIGINT, TP_SIGTERM, TP_SIGHUP, TP_SIGCHLD };
+
 	sys_pipe2(sig_pipe, TP_O_CLOEXEC | TP_O_NONBLOCK);
-	sys_signal(TP_SIGINT, on_signal, 0);
-	sys_signal(TP_SIGTERM, on_signal, 0);
-	sys_signal(TP_SIGHUP, on_signal, 0);
-	sys_signal(TP_SIGCHLD, on_signal, 1);
+	for (unsigned i = 0; i < sizeof(sigs); i++)
+		sys_signal(sigs[i], on_signal, sigs[i] == TP_SIGCHLD);
 	sys_signal(TP_SIGPIPE, TP_SIG_IGN, 1);
 	if (IS_ENABLED(CONFIG_REC_FLIGHT) && rec.o.switch_output)
 		sys_signal(TP_SIGUSR2, on_signal, 1);
