@@ -340,8 +340,7 @@ int cmd_record(int argc, char **argv)
 	int e;
 	long addr;
 
-	memset(r, 0, sizeof(*r));
-	r->envp = tp_environ;
+	r->envp = tp_environ;	/* rec starts zeroed, as static storage: one run per process */
 	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err));
 	if (e > 0) {
 		rec_opts__usage(1);
