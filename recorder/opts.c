@@ -287,14 +287,14 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 	}
 	if (i < argc)
 		o->argv = argv + i;
+	if (o->cpu_list)	/* -C: -a on those CPUs */
+		o->system_wide = true;
 	msg = "nothing to record: give a command, -p PID, -t TID, -a or -C";
-	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids && !o->cpu_list)
+	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids)
 		goto fail;
 	msg = "-p/-t and a command exclude each other";
 	if (o->argv && (o->nr_pids || o->nr_tids))
 		goto fail;
-	if (o->cpu_list)
-		o->system_wide = true;
 	return 0;
 fail:
 	tp_snprintf(err, errlen, msg, nl, p);
