@@ -238,7 +238,10 @@ static void reap(struct record *r, bool wait)
 static void loop(struct record *r)
 {
 	struct tp_pollfd pfd[REC_MAX_CPUS + 1];
-	int64_t start = now_ms(), last_ckpt = start;
+	int64_t start = now_ms();
+	/* checkpoints a second apart: 32 bits of milliseconds, their difference modulo 2^32
+	 * (the loop comes round at least every second) */
+	uint32_t last_ckpt = (uint32_t)start;
 	unsigned n = 0;
 
 	pfd[n++] = (struct tp_pollfd){ sig_pipe[0], TP_POLLIN, 0 };
@@ -289,9 +292,9 @@ static void loop(struct record *r)
 			if (i == n)
 				break;
 		}
-		if (!r->pipe && now_ms() - last_ckpt >= 1000) {
+		if (!r->pipe && (uint32_t)now_ms() - last_ckpt >= 1000) {
 			tp_writer__checkpoint(&r->w);
-			last_ckpt = now_ms();
+			last_ckpt = (uint32_t)now_ms();
 		}
 	}
 }
