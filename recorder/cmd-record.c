@@ -109,10 +109,11 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		/* LOST's count is after its id */
+		/* LOST's count is after its id. Both kinds are one count: the closing line
+		 * shows only their sum (r->lost_samples stays 0) */
 		off = h->type == PERF_RECORD_LOST ? 16 : 8;
 		if (h->size >= off + 8)
-			*(off == 16 ? &r->lost : &r->lost_samples) += rd64(h, off);
+			r->lost += rd64(h, off);
 		break;
 	}
 	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
@@ -331,7 +332,7 @@ static void closing_line(struct record *r)
 			   (unsigned long long)r->co.records_out);
 	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02u MB written to %s%s ]\n",
 		   (unsigned long long)r->samples,
-		   (unsigned long long)(r->lost + r->lost_samples),
+		   (unsigned long long)r->lost,
 		   (unsigned long long)(bytes / 1000000),
 		   (unsigned)(bytes % 1000000) / 10000, files, rec_out_name(r));
 }
