@@ -109,6 +109,7 @@ static int choose_target(struct record *r)
 {
 	char online[256];
 	int n = -TP_EINVAL;
+	unsigned k;
 
 	if (r->o.cpu_list)
 		n = cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
@@ -123,8 +124,10 @@ static int choose_target(struct record *r)
 		for (unsigned i = 0; i < r->o.nr_pids; i++)
 			if (add_tasks_of(r, r->o.pids[i]))
 				return 1;
-		for (unsigned i = 0; i < r->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
-			r->tasks[r->nr_tasks++] = r->o.tids[i];
+		/* then the -t threads, as many as fit */
+		k = TP_MIN(r->o.nr_tids, REC_MAX_TASKS - r->nr_tasks);
+		memcpy(r->tasks + r->nr_tasks, r->o.tids, k * sizeof(int));
+		r->nr_tasks += k;
 		return 0;
 	}
 	/* -a, -C: every task (-1) on the CPUs. A command: its tree (every task, filtered by
