@@ -21,3 +21,27 @@ int tp_elf_ident(const uint8_t *h, bool *is64, bool *be)
 	*be = h[5] == 2;
 	return 0;
 }
+
+/* offset and size of each TP_EH_* and TP_PH_* field, [0] in ELF32, [1] in ELF64: one table
+ * instead of an is64 ? : pair per field in every reader */
+static const struct {
+	uint8_t off[2], size[2];
+} fields[] = {
+	[TP_EH_PHOFF] = { { 28, 32 }, { 4, 8 } },
+	[TP_EH_EHSIZE] = { { 40, 52 }, { 2, 2 } },
+	[TP_EH_PHENTSIZE] = { { 42, 54 }, { 2, 2 } },
+	[TP_EH_PHNUM] = { { 44, 56 }, { 2, 2 } },
+	[TP_PH_TYPE] = { { 0, 0 }, { 4, 4 } },
+	[TP_PH_FLAGS] = { { 24, 4 }, { 4, 4 } },
+	[TP_PH_OFFSET] = { { 4, 8 }, { 4, 8 } },
+	[TP_PH_VADDR] = { { 8, 16 }, { 4, 8 } },
+	[TP_PH_FILESZ] = { { 16, 32 }, { 4, 8 } },
+	[TP_PH_ALIGN] = { { 28, 48 }, { 4, 8 } },
+};
+
+void tp_elf_fields(const uint8_t *p, bool is64, bool be, unsigned first, unsigned n,
+		   uint64_t *v)
+{
+	for (unsigned i = first; i < first + n; i++)
+		v[i] = tp_elf_get(p + fields[i].off[is64], fields[i].size[is64], be);
+}

@@ -11,4 +11,15 @@ uint64_t tp_elf_get(const uint8_t *p, unsigned n, bool be);
  * *is64, *be), else -TP_ENOEXEC */
 int tp_elf_ident(const uint8_t *h, bool *is64, bool *be);
 
+/* the fields tp_elf_fields() decodes: of the ELF header (which must hold 52 bytes for ELF32,
+ * 64 for ELF64), then of a program header (TP_ELF_PHDR_MIN bytes) */
+enum {
+	TP_EH_PHOFF, TP_EH_EHSIZE, TP_EH_PHENTSIZE, TP_EH_PHNUM,
+	TP_PH_TYPE, TP_PH_FLAGS, TP_PH_OFFSET, TP_PH_VADDR, TP_PH_FILESZ, TP_PH_ALIGN,
+};
+#define TP_ELF_PHDR_MIN(is64) ((is64) ? 56u : 32u)
+/* v[first..first+n) = those fields of the header at p, for the class and byte order */
+void tp_elf_fields(const uint8_t *p, bool is64, bool be, unsigned first, unsigned n,
+		   uint64_t *v);
+
 #endif

@@ -10,17 +10,6 @@
 #define PT_LOAD 1
 #define PF_X 1
 
-struct elf_view {
-	const uint8_t *p;
-	size_t len;
-	bool be;
-};
-
-static uint64_t rd(const struct elf_view *v, size_t off, unsigned n)
-{
-	return tp_elf_get(v->p + off, n, v->be);
-}
-
 static TP_NOINLINE uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
 	size_t i;
@@ -43,41 +32,36 @@ static TP_NOINLINE uint64_t fnv_u64le(uint64_t h, uint64_t x)
 
 uint64_t tp_text_hash(const void *elf, size_t len)
 {
-	struct elf_view v = { .p = elf, .len = len };
-	uint64_t phoff, ehsize, start, end, off, filesz, vaddr, h;
-	unsigned phentsize, phnum, i;
-	bool is64;
+	const uint8_t *p = elf;
+	uint64_t f[TP_PH_ALIGN + 1], start, end, h;
+	size_t phoff;
+	bool is64, be;
 
-	if (!elf || len < 52 || tp_elf_ident(v.p, &is64, &v.be) || (is64 && len < 64))
+	if (!elf || len < 52 || tp_elf_ident(p, &is64, &be) || (is64 && len < 64))
+		return 0;
+	tp_elf_fields(p, is64, be, TP_EH_PHOFF, 4, f);
+	if (f[TP_EH_PHENTSIZE] < TP_ELF_PHDR_MIN(is64) || f[TP_EH_PHOFF] > len)
+		return 0;
+	phoff = (size_t)f[TP_EH_PHOFF];
+	/* both are 16-bit: the product fits 32 bits */
+	if ((uint32_t)f[TP_EH_PHNUM] * (uint32_t)f[TP_EH_PHENTSIZE] > len - phoff)
 		return 0;
 
-	phoff = is64 ? rd(&v, 32, 8) : rd(&v, 28, 4);
-	ehsize = rd(&v, is64 ? 52 : 40, 2);
-	phentsize = (unsigned)rd(&v, is64 ? 54 : 42, 2);
-	phnum = (unsigned)rd(&v, is64 ? 56 : 44, 2);
-	if (phentsize < (is64 ? 56u : 32u) || phoff > len)
-		return 0;
-	if ((uint64_t)phnum * phentsize > len - phoff)
-		return 0;
-
-	for (i = 0; i < phnum; i++) {
-		size_t ph = (size_t)(phoff + (uint64_t)i * phentsize);
-		uint32_t type = (uint32_t)rd(&v, ph, 4);
-		uint32_t flags = (uint32_t)rd(&v, ph + (is64 ? 4 : 24), 4);
-
-		if (type != PT_LOAD || !(flags & PF_X))
+	for (unsigned i = 0; i < (unsigned)f[TP_EH_PHNUM]; i++) {
+		tp_elf_fields(p + phoff + i * (size_t)f[TP_EH_PHENTSIZE], is64, be, TP_PH_TYPE, 5, f);
+		if (f[TP_PH_TYPE] != PT_LOAD || !(f[TP_PH_FLAGS] & PF_X))
 			continue;
-		off = is64 ? rd(&v, ph + 8, 8) : rd(&v, ph + 4, 4);
-		vaddr = is64 ? rd(&v, ph + 16, 8) : rd(&v, ph + 8, 4);
-		filesz = is64 ? rd(&v, ph + 32, 8) : rd(&v, ph + 16, 4);
-		if (off > len || filesz > len - off)
+		start = f[TP_PH_OFFSET];
+		end = f[TP_PH_FILESZ];
+		if (start > len || end > len - start)
 			return 0;
-		start = off > ehsize ? off : ehsize;
-		end = off + filesz;
-		h = fnv_u64le(FNV64_BASIS, vaddr);
-		h = fnv_u64le(h, filesz);
+		end += start;
+		if (start < f[TP_EH_EHSIZE])
+			start = f[TP_EH_EHSIZE];
+		h = fnv_u64le(FNV64_BASIS, f[TP_PH_VADDR]);
+		h = fnv_u64le(h, f[TP_PH_FILESZ]);
 		if (start < end)
-			h = fnv_bytes(h, v.p + start, (size_t)(end - start));
+			h = fnv_bytes(h, p + start, (size_t)(end - start));
 		return h ? h : 1;
 	}
 	return 0;

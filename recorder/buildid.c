@@ -38,6 +38,7 @@ static int elf_read(const struct elf *e, void *buf, size_t len, uint64_t off)
 static int elf_open(struct elf *e)
 {
 	uint8_t h[64];
+	uint64_t f[TP_EH_PHNUM + 1];
 	int err = elf_read(e, h, 52, 0);	/* an ELF32 header; ELF64's is 64 bytes */
 
 	if (err)
@@ -46,26 +47,22 @@ static int elf_open(struct elf *e)
 		return err;
 	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
 		return err;
-	e->phoff = tp_elf_get(h + (e->is64 ? 32 : 28), e->is64 ? 8 : 4, e->be);
-	e->phentsize = (unsigned)tp_elf_get(h + (e->is64 ? 54 : 42), 2, e->be);
-	e->phnum = TP_MIN((unsigned)tp_elf_get(h + (e->is64 ? 56 : 44), 2, e->be), 256u);
-	return e->phnum && e->phentsize < (e->is64 ? 56u : 32u) ? -TP_ENOEXEC : 0;
+	tp_elf_fields(h, e->is64, e->be, TP_EH_PHOFF, 4, f);
+	e->phoff = f[TP_EH_PHOFF];
+	e->phentsize = (unsigned)f[TP_EH_PHENTSIZE];
+	e->phnum = TP_MIN((unsigned)f[TP_EH_PHNUM], 256u);
+	return e->phnum && e->phentsize < TP_ELF_PHDR_MIN(e->is64) ? -TP_ENOEXEC : 0;
 }
 
-/* program header i: type, file offset, size in the file, alignment */
-static int elf_phdr(const struct elf *e, unsigned i, uint32_t *type, uint64_t *off,
-		    uint64_t *filesz, uint64_t *align)
+/* program header i: f[TP_PH_TYPE..TP_PH_ALIGN] */
+static int elf_phdr(const struct elf *e, unsigned i, uint64_t *f)
 {
 	uint8_t p[56];
-	int err = elf_read(e, p, e->is64 ? 56 : 32, e->phoff + (uint64_t)i * e->phentsize);
+	int err = elf_read(e, p, TP_ELF_PHDR_MIN(e->is64), e->phoff + (uint64_t)i * e->phentsize);
 
-	if (err)
-		return err;
-	*type = (uint32_t)tp_elf_get(p, 4, e->be);
-	*off = tp_elf_get(p + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, e->be);
-	*filesz = tp_elf_get(p + (e->is64 ? 32 : 16), e->is64 ? 8 : 4, e->be);
-	*align = tp_elf_get(p + (e->is64 ? 48 : 28), e->is64 ? 8 : 4, e->be);
-	return 0;
+	if (!err)
+		tp_elf_fields(p, e->is64, e->be, TP_PH_TYPE, 6, f);
+	return err;
 }
 
 /* the NT_GNU_BUILD_ID note named "GNU" among the notes p[0..len) */
@@ -97,20 +94,30 @@ static int find_note(const uint8_t *p, size_t len, size_t align, bool be,
 static int elf_build_id(struct elf *e, uint8_t *id, uint8_t *len)
 {
 	uint8_t notes[NOTES_MAX];
-	uint64_t off, size, align;
-	uint32_t type;
+	uint64_t f[TP_PH_ALIGN + 1];
+	size_t size;
 	int err = elf_open(e);
 
-	for (unsigned i = 0; !err && i < e->phnum; i++) {
-		err = elf_phdr(e, i, &type, &off, &size, &align);
-		if (err || type != PT_NOTE)
-			continue;
-		size = TP_MIN(size, (uint64_t)sizeof(notes));
-		err = elf_read(e, notes, (size_t)size, off);
-		/* notes are 4-aligned, or 8 in segments aligned so (.note.gnu.property) */
-		if (!err && !find_note(notes, (size_t)size, align == 8 ? 8 : 4, e->be, id, len))
-			return 0;
-	}
+	/* an image in memory first gets its size: it ends with its last load segment */
+	for (unsigned pass = !e->mem; !err && pass < 2; pass++)
+		for (unsigned i = 0; !err && i < e->phnum; i++) {
+			err = elf_phdr(e, i, f);
+			if (!pass) {
+				if (!err && f[TP_PH_TYPE] == PT_LOAD &&
+				    f[TP_PH_OFFSET] + f[TP_PH_FILESZ] > e->size)
+					e->size = f[TP_PH_OFFSET] + f[TP_PH_FILESZ];
+				err = 0;
+				continue;
+			}
+			if (err || f[TP_PH_TYPE] != PT_NOTE)
+				continue;
+			size = (size_t)TP_MIN(f[TP_PH_FILESZ], (uint64_t)sizeof(notes));
+			err = elf_read(e, notes, size, f[TP_PH_OFFSET]);
+			/* notes are 4-aligned, or 8 in segments aligned so (.note.gnu.property) */
+			if (!err && !find_note(notes, size, f[TP_PH_ALIGN] == 8 ? 8 : 4, e->be, id,
+					       len))
+				return 0;
+		}
 	return err ? err : -TP_ENODATA;
 }
 
@@ -159,20 +166,10 @@ int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len)
 int buildid__vdso(uint8_t id[BUILD_ID_MAX], uint8_t *len)
 {
 	unsigned long base = tp_getauxval(AT_SYSINFO_EHDR);
-	/* the headers are in its first page; the image ends with its last load segment */
+	/* the headers are in its first page */
 	struct elf e = { .mem = (const uint8_t *)base, .size = 4096 };
-	uint64_t off, size, align;
-	uint32_t type;
-	int err;
 
-	if (!base)
-		return -TP_ENOENT;
-	err = elf_open(&e);
-	for (unsigned i = 0; !err && i < e.phnum; i++)
-		if (!elf_phdr(&e, i, &type, &off, &size, &align) && type == PT_LOAD &&
-		    off + size > e.size)
-			e.size = off + size;
-	return err ? err : elf_build_id(&e, id, len);
+	return base ? elf_build_id(&e, id, len) : -TP_ENOENT;
 }
 
 int buildid__text_hash(const char *path, uint64_t *hash)
