@@ -18,12 +18,9 @@ static struct {
 static int emit_tree(void *ctx, const void *rec, size_t len)
 {
 	struct record *r = ctx;
-	uint32_t pid;
 
-	if (((const struct perf_event_header *)rec)->type == PERF_RECORD_COMM) {
-		memcpy(&pid, (const char *)rec + 8, 4);
-		track__set_root(&r->track, pid);
-	}
+	if (((const struct perf_event_header *)rec)->type == PERF_RECORD_COMM)
+		track__set_root(&r->track, tp_get32((const char *)rec + 8));
 	if (rec_overwrite(r) && len <= sizeof(keep.buf) - keep.len) {
 		memcpy(keep.buf + keep.len, rec, len);
 		keep.len += len;

@@ -33,7 +33,6 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 			n += (int)(hi - lo + 1);
 			continue;
 		}
-		/* bit c of the u64 words, a byte at a time: no 64-bit shifts on 32-bit targets */
 		for (unsigned c = lo; c <= hi; c++) {
 			uint8_t *m = tp_bit_byte(mask, c), bit = TP_BIT_MASK(c);
 
