@@ -257,13 +257,25 @@ static bool module(const char *line, uint64_t *start, uint64_t *size)
 	       *start;
 }
 
+/* an MMAP of the kernel or a module (pid -1, tid 0), named fmt with n, name for its "%.*s"
+ * (a negative n prints all of name) */
+static int kernel_mmap(struct synth *s, const char *fmt, int n, const char *name,
+		       uint64_t start, uint64_t len, uint64_t pgoff)
+{
+	char buf[72];
+
+	tp_snprintf(buf, sizeof(buf), fmt, n, name);
+	return emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
+				    (uint32_t)-1, 0, start, len, pgoff, buf));
+}
+
 /* one pass over /proc/modules: with end, the lowest module start above the kernel text (what
  * perf clips the kernel map to; *end stays as it was without one), else an MMAP per module */
 static int modules(struct synth *s, struct synth_kernel *k, uint64_t *end)
 {
 	uint64_t start, size;
 	struct tp_lines l;
-	char *line, name[72];
+	char *line;
 	int err = 0;
 
 	if (tp_lines__open(&l, "/proc/modules", LINE_BUF(s), LINE_CAP))
@@ -276,9 +288,7 @@ static int modules(struct synth *s, struct synth_kernel *k, uint64_t *end)
 				*end = start;
 			continue;
 		}
-		tp_snprintf(name, sizeof(name), "[%.*s]", (int)(strchr(line, ' ') - line), line);
-		err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
-					   (uint32_t)-1, 0, start, size, 0, name));
+		err = kernel_mmap(s, "[%.*s]", (int)(strchr(line, ' ') - line), line, start, size, 0);
 		k->nr_modules += !err;
 	}
 	tp_lines__close(&l);
@@ -287,11 +297,10 @@ static int modules(struct synth *s, struct synth_kernel *k, uint64_t *end)
 
 int synth__kernel(struct synth *s, struct synth_kernel *k)
 {
-	uint64_t addr, stext = 0, end = ~0ULL;
-	bool have_stext = false;
+	uint64_t addr, end = ~0ULL;
 	struct tp_lines l;
 	unsigned n = 0;
-	char *line, name[32];
+	char *line;
 	int err;
 
 	memset(k, 0, sizeof(*k));
@@ -312,17 +321,13 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 			break;
 		}
 		if (!strcmp(p + 3, "_stext")) {
-			have_stext = true;
-			stext = addr;
-		} else if (have_stext && addr > stext) {
+			k->ref = "_stext";
+			k->text = addr;
+		} else if (k->ref && addr > k->text) {
 			break;	/* sorted by address: _text would have come by now */
 		}
 	}
 	tp_lines__close(&l);
-	if (!k->ref && have_stext) {
-		k->ref = "_stext";
-		k->text = stext;
-	}
 	if (!k->ref)
 		return -TP_ENOENT;
 	k->kptr_restrict = -1;
@@ -337,8 +342,6 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 	} else {
 		modules(s, k, &end);
 	}
-	tp_snprintf(name, sizeof(name), "[kernel.kallsyms]%s", k->ref);
-	err = emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
-				   (uint32_t)-1, 0, k->text, end - k->text, k->text, name));
+	err = kernel_mmap(s, "[kernel.kallsyms]%.*s", -1, k->ref, k->text, end - k->text, k->text);
 	return err || k->hidden ? err : modules(s, k, NULL);
 }
