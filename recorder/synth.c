@@ -69,41 +69,43 @@ static int comms(struct synth *s, uint32_t pid)
 	return err;
 }
 
-/* parse a number in base and the separator after it; NULL if malformed */
-static const char *field(const char *p, int base, uint64_t *v, char sep)
-{
-	if (tp_parse_u64_prefix(&p, base, v) || *p != sep)
-		return NULL;
-	return p + 1;
-}
-
 /* "start-end perms offset maj:min inode   name" -> MMAP2; 1 if the line is not wanted */
-static int maps_line(struct synth *s, uint32_t pid, const char *line)
+static int maps_line(struct synth *s, uint32_t pid, const char *p)
 {
+	/* start, end, offset, maj, min in hex, then the inode in decimal; each number is followed
+	 * by its separator here, the perms (5 characters with their space) come after end */
+	static const char sep[] = "-  : ";
 	struct tp_mmap2 m = { .pid = pid, .tid = pid };
-	uint64_t end, maj, min;
-	const char *p = line;
 	uint16_t misc = PERF_RECORD_MISC_USER;
+	const char *perm = NULL;
+	uint64_t v[6];
 
-	if (!(p = field(p, 16, &m.addr, '-')) || !(p = field(p, 16, &end, ' ')) ||
-	    strnlen(p, 5) < 5 || p[4] != ' ')
-		return 1;
-	if (p[2] != 'x') {
-		if (!s->data || p[0] != 'r')
+	for (unsigned i = 0; i < 6; i++) {
+		if (i == 2) {
+			if (strnlen(p, 5) < 5 || p[4] != ' ')
+				return 1;
+			perm = p;
+			p += 5;
+		}
+		if (tp_parse_u64_prefix(&p, i < 5 ? 16 : 10, &v[i]) || (i < 5 && *p++ != sep[i]))
+			return 1;
+	}
+	if (perm[2] != 'x') {
+		if (!s->data || perm[0] != 'r')
 			return 1;
 		misc |= PERF_RECORD_MISC_MMAP_DATA;
 	}
-	m.prot = (p[0] == 'r' ? TP_PROT_READ : 0) | (p[1] == 'w' ? TP_PROT_WRITE : 0) |
-		 (p[2] == 'x' ? TP_PROT_EXEC : 0);
-	m.flags = p[3] == 's' ? TP_MAP_SHARED : TP_MAP_PRIVATE;
-	if (!(p = field(p + 5, 16, &m.pgoff, ' ')) || !(p = field(p, 16, &maj, ':')) ||
-	    !(p = field(p, 16, &min, ' ')) || tp_parse_u64_prefix(&p, 10, &m.ino))
-		return 1;
+	m.prot = (perm[0] == 'r' ? TP_PROT_READ : 0) | (perm[1] == 'w' ? TP_PROT_WRITE : 0) |
+		 (perm[2] == 'x' ? TP_PROT_EXEC : 0);
+	m.flags = perm[3] == 's' ? TP_MAP_SHARED : TP_MAP_PRIVATE;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	m.len = end - m.addr;
-	m.maj = (uint32_t)maj;
-	m.min = (uint32_t)min;
+	m.addr = v[0];
+	m.len = v[1] - v[0];
+	m.pgoff = v[2];
+	m.maj = (uint32_t)v[3];
+	m.min = (uint32_t)v[4];
+	m.ino = v[5];
 	m.filename = *p ? p : "//anon";
 	return emit(s, tp_rec__mmap2(rec_buf(s), REC_CAP, s->fmt, misc, &m));
 }
