@@ -9,18 +9,20 @@
 #define TASK_DENTS	3072
 #define PROC_DENTS	(SYNTH_SCRATCH_MIN - 8 - REC_CAP - LINE_CAP - TASK_DENTS)
 
-static char *rec_buf(struct synth *s)
+/* every entry point starts here: the scratch aligned once, in place (again it stays) */
+static int setup(struct synth *s)
 {
-	return (char *)TP_ALIGN((uintptr_t)s->scratch, (uintptr_t)8);
+	s->scratch = (char *)TP_ALIGN((uintptr_t)s->scratch, (uintptr_t)8);
+	return s->scratch_size < SYNTH_SCRATCH_MIN ? -TP_EINVAL : 0;
 }
 
-#define LINE_BUF(s)	(rec_buf(s) + REC_CAP)
+#define LINE_BUF(s)	((s)->scratch + REC_CAP)
 #define TASK_BUF(s)	(LINE_BUF(s) + LINE_CAP)
 #define PROC_BUF(s)	(TASK_BUF(s) + TASK_DENTS)
 
 static int emit(struct synth *s, int len)
 {
-	return len < 0 ? len : s->emit(s->ctx, rec_buf(s), (size_t)len);
+	return len < 0 ? len : s->emit(s->ctx, s->scratch, (size_t)len);
 }
 
 /* the process vanished while we read it, or is not ours to read (perf skips both) */
@@ -61,7 +63,7 @@ static int comms(struct synth *s, uint32_t pid)
 		tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
 		if (tp_read_line(path, comm, sizeof(comm)) < 0)
 			continue;	/* the thread exited */
-		err = emit(s, tp_rec__comm(rec_buf(s), REC_CAP, s->fmt, pid, tid, comm, false));
+		err = emit(s, tp_rec__comm(s->scratch, REC_CAP, s->fmt, pid, tid, comm, false));
 		if (err)
 			break;
 	}
@@ -107,7 +109,7 @@ static int maps_line(struct synth *s, uint32_t pid, const char *p)
 	m.min = (uint32_t)v[4];
 	m.ino = v[5];
 	m.filename = *p ? p : "//anon";
-	return emit(s, tp_rec__mmap2(rec_buf(s), REC_CAP, s->fmt, misc, &m));
+	return emit(s, tp_rec__mmap2(s->scratch, REC_CAP, s->fmt, misc, &m));
 }
 
 int synth__task(struct synth *s, uint32_t pid)
@@ -116,8 +118,9 @@ int synth__task(struct synth *s, uint32_t pid)
 	struct tp_lines l;
 	int err;
 
-	if (s->scratch_size < SYNTH_SCRATCH_MIN)
-		return -TP_EINVAL;
+	err = setup(s);
+	if (err)
+		return err;
 	err = comms(s, pid);
 	if (err)
 		return err;
@@ -140,8 +143,9 @@ int synth__all_tasks(struct synth *s)
 	uint32_t pid;
 	int err;
 
-	if (s->scratch_size < SYNTH_SCRATCH_MIN)
-		return -TP_EINVAL;
+	err = setup(s);
+	if (err)
+		return err;
 	err = tp_dir__open(&d, "/proc", PROC_BUF(s), PROC_DENTS);
 	if (err)
 		return err;
@@ -267,7 +271,7 @@ static int kernel_mmap(struct synth *s, const char *fmt, int n, const char *name
 	char buf[72];
 
 	tp_snprintf(buf, sizeof(buf), fmt, n, name);
-	return emit(s, tp_rec__mmap(rec_buf(s), REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
+	return emit(s, tp_rec__mmap(s->scratch, REC_CAP, s->fmt, PERF_RECORD_MISC_KERNEL,
 				    (uint32_t)-1, 0, start, len, pgoff, buf));
 }
 
@@ -306,8 +310,9 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	if (s->scratch_size < SYNTH_SCRATCH_MIN)
-		return -TP_EINVAL;
+	err = setup(s);
+	if (err)
+		return err;
 	err = tp_lines__open(&l, "/proc/kallsyms", LINE_BUF(s), LINE_CAP);
 	if (err)
 		return err;

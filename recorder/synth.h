@@ -18,7 +18,9 @@ struct synth {
 	int (*emit)(void *ctx, const void *rec, size_t len);
 	void *ctx;
 	const struct tp_rec_fmt *fmt;
-	char *scratch;			/* SYNTH_SCRATCH_MIN bytes or more, any alignment */
+	/* SYNTH_SCRATCH_MIN bytes or more, any alignment: synth moves it up to a multiple of 8
+	 * (the slack is part of SYNTH_SCRATCH_MIN) */
+	char *scratch;
 	size_t scratch_size;
 	bool data;			/* --data: also the non-executable mappings (MMAP_DATA) */
 };
