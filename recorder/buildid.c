@@ -158,7 +158,7 @@ int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len)
 		name++;
 	end = strchr(name, ']');
 	if (tp_snprintf(path, sizeof(path), "/sys/module/%.*s/notes/.note.gnu.build-id",
-			(int)(end ? (size_t)(end - name) : strlen(name)), name) >= (int)sizeof(path))
+			end ? (int)(end - name) : -1, name) >= (int)sizeof(path))
 		return -TP_ENAMETOOLONG;
 	return sys_notes(path, id, len);
 }
