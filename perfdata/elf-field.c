@@ -45,3 +45,11 @@ void tp_elf_fields(const uint8_t *p, bool is64, bool be, unsigned first, unsigne
 	for (unsigned i = first; i < first + n; i++)
 		v[i] = tp_elf_get(p + fields[i].off[is64], fields[i].size[is64], be);
 }
+
+int tp_elf_header(const uint8_t *h, size_t len, bool *is64, bool *be, uint64_t *f)
+{
+	if (len < 52 || tp_elf_ident(h, is64, be) || (*is64 && len < 64))
+		return -TP_ENOEXEC;
+	tp_elf_fields(h, *is64, *be, TP_EH_PHOFF, 4, f);
+	return f[TP_EH_PHNUM] && f[TP_EH_PHENTSIZE] < TP_ELF_PHDR_MIN(*is64) ? -TP_ENOEXEC : 0;
+}

@@ -21,5 +21,8 @@ enum {
 /* v[first..first+n) = those fields of the header at p, for the class and byte order */
 void tp_elf_fields(const uint8_t *p, bool is64, bool be, unsigned first, unsigned n,
 		   uint64_t *v);
+/* the ELF header h[0..len): tp_elf_ident() and f[TP_EH_PHOFF..TP_EH_PHNUM]; -TP_ENOEXEC if
+ * it is no ELF, is cut short, or has program headers smaller than TP_ELF_PHDR_MIN */
+int tp_elf_header(const uint8_t *h, size_t len, bool *is64, bool *be, uint64_t *f);
 
 #endif

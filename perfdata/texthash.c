@@ -37,10 +37,8 @@ uint64_t tp_text_hash(const void *elf, size_t len)
 	size_t phoff;
 	bool is64, be;
 
-	if (!elf || len < 52 || tp_elf_ident(p, &is64, &be) || (is64 && len < 64))
-		return 0;
-	tp_elf_fields(p, is64, be, TP_EH_PHOFF, 4, f);
-	if (f[TP_EH_PHENTSIZE] < TP_ELF_PHDR_MIN(is64) || f[TP_EH_PHOFF] > len)
+	/* (without program headers there is no segment to find either) */
+	if (!elf || tp_elf_header(p, len, &is64, &be, f) || f[TP_EH_PHOFF] > len)
 		return 0;
 	phoff = (size_t)f[TP_EH_PHOFF];
 	/* both are 16-bit: the product fits 32 bits */

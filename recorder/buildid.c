@@ -39,19 +39,21 @@ static int elf_open(struct elf *e)
 {
 	uint8_t h[64];
 	uint64_t f[TP_EH_PHNUM + 1];
-	int err = elf_read(e, h, 52, 0);	/* an ELF32 header; ELF64's is 64 bytes */
+	/* an ELF32 header, and 12 bytes more for ELF64's (class 2 in byte 4; tp_elf_header
+	 * refuses what is no ELF after all) */
+	int err = elf_read(e, h, 52, 0);
 
+	if (!err && h[4] == 2)
+		err = elf_read(e, h + 52, 12, 52);
 	if (err)
 		return err;
-	if ((err = tp_elf_ident(h, &e->is64, &e->be)))
+	err = tp_elf_header(h, h[4] == 2 ? 64 : 52, &e->is64, &e->be, f);
+	if (err)
 		return err;
-	if (e->is64 && (err = elf_read(e, h + 52, 12, 52)))
-		return err;
-	tp_elf_fields(h, e->is64, e->be, TP_EH_PHOFF, 4, f);
 	e->phoff = f[TP_EH_PHOFF];
 	e->phentsize = (unsigned)f[TP_EH_PHENTSIZE];
 	e->phnum = TP_MIN((unsigned)f[TP_EH_PHNUM], 256u);
-	return e->phnum && e->phentsize < TP_ELF_PHDR_MIN(e->is64) ? -TP_ENOEXEC : 0;
+	return 0;
 }
 
 /* program header i: f[TP_PH_TYPE..TP_PH_ALIGN] */
