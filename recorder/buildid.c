@@ -159,6 +159,7 @@ int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len)
 	if (*name == '[')
 		name++;
 	end = strchr(name, ']');
+	/* without ']' all of name: a negative precision */
 	if (tp_snprintf(path, sizeof(path), "/sys/module/%.*s/notes/.note.gnu.build-id",
 			end ? (int)(end - name) : -1, name) >= (int)sizeof(path))
 		return -TP_ENAMETOOLONG;

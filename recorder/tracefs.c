@@ -36,7 +36,7 @@ long tracefs__event_id(const char *sys, const char *name)
 {
 	const char *dir = tracefs__dir();
 	char path[256], buf[32];
-	uint64_t id;
+	unsigned id;
 	long n;
 
 	if (!dir)
@@ -46,7 +46,7 @@ long tracefs__event_id(const char *sys, const char *name)
 	n = tp_read_line(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	if (tp_parse_u64(buf, 10, &id) || id > 0x7fffffff)
+	if (tp_parse_uint(buf, &id) || id > 0x7fffffff)
 		return -TP_EINVAL;
 	return (long)id;
 }
