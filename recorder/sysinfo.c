@@ -96,16 +96,18 @@ int sysinfo__cpudesc(char *buf, size_t cap)
 			continue;
 		for (n = v - p; n && blank(p[n - 1]); n--)
 			;
-		for (i = 0; i < best && (strncmp(keys[i], p, n) || keys[i][n]); i++)
+		p[n] = '\0';	/* the key ends at or before the ':' that v still points to */
+		for (i = 0; i < best && strcmp(keys[i], p); i++)
 			;
 		if (i == best)
 			continue;
 		best = i;
-		/* the value, blank runs squashed to one space, no blank at either end */
+		/* the value, blank runs squashed to one space (buf gets no tab), no blank at either
+		 * end */
 		for (n = 0, v++; *v && n + 1 < cap; v++)
 			if (!blank(*v))
 				buf[n++] = *v;
-			else if (n && !blank(buf[n - 1]) && n + 2 < cap)
+			else if (n && buf[n - 1] != ' ' && n + 2 < cap)
 				buf[n++] = ' ';
 		while (n && buf[n - 1] == ' ')
 			n--;
