@@ -162,10 +162,13 @@ static uint32_t ppid_of(uint32_t pid)
 	char path[32], buf[64];
 	const char *p;
 	uint64_t v;
+	long n;
 
 	tp_snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (tp_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')) ||
-	    strnlen(p, 4) < 4)
+	/* the last ')' from the end (the file holds no NUL) */
+	for (n = tp_read_file(path, buf, sizeof(buf)); n > 0 && buf[n - 1] != ')'; n--)
+		;
+	if (n <= 0 || strnlen(p = buf + n - 1, 4) < 4)
 		return 0;
 	p += 4;
 	return tp_parse_u64_prefix(&p, 10, &v) || v > 0xffffffffu ? 0 : (uint32_t)v;
