@@ -95,6 +95,8 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 {
 	/* magic, version, big_endian, sizeof(long), page size 4096 (u32), "header_page" */
 	static const char head[] = "\027\010Dtracing0.6\0" BE_LONG LONG_SIZE PAGE_4096 "header_page";
+	/* the events written already, with an earlier one of their system */
+	bool done[REC_MAX_EVSELS] = { 0 };
 	uint32_t nsys = 0;
 	size_t at, at_ev;
 	long addr;
@@ -130,13 +132,8 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 		const struct evsel *e = &l->ev[i];
 		size_t n = sys_len(e->name);
 		uint32_t nev = 0;
-		bool seen = false;
 
-		if (!is_tp(e))
-			continue;
-		for (unsigned j = 0; j < i && !seen; j++)
-			seen = same_sys(e, &l->ev[j]);
-		if (seen)
+		if (!is_tp(e) || done[i])
 			continue;
 		nsys++;
 		/* the name with its ':' turned into the NUL, then the event count (patched) */
@@ -152,6 +149,7 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 
 			if (!same_sys(e, f))
 				continue;
+			done[j] = true;
 			tp_snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)n, f->name,
 				    f->name + n + 1);
 			err = put_file(td, rel, true);
