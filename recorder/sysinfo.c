@@ -43,33 +43,28 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 	return n;
 }
 
-static int read_list(const char *path, unsigned *count, unsigned *top)
+/* the number of cpus in the list at path (and one past the highest in *top), or -errno */
+static int read_list(const char *path, unsigned *top)
 {
 	char buf[512];
 	long n = tp_read_file(path, buf, sizeof(buf));
-	int r;
 
-	if (n < 0)
-		return (int)n;
-	r = cpulist__parse(buf, NULL, 0, top);
-	if (r >= 0 && count)
-		*count = (unsigned)r;
-	return r < 0 ? r : 0;
+	return n < 0 ? (int)n : cpulist__parse(buf, NULL, 0, top);
 }
 
 int sysinfo__nrcpus(uint32_t *avail, uint32_t *online)
 {
-	unsigned top, count;
-	int err = read_list("/sys/devices/system/cpu/present", NULL, &top);
+	unsigned top;
+	int n = read_list("/sys/devices/system/cpu/present", &top);
 
-	if (err)
-		err = read_list("/sys/devices/system/cpu/possible", NULL, &top);
-	if (!err)
-		err = read_list("/sys/devices/system/cpu/online", &count, NULL);
-	if (err)
-		return err;
+	if (n < 0)
+		n = read_list("/sys/devices/system/cpu/possible", &top);
+	if (n >= 0)
+		n = read_list("/sys/devices/system/cpu/online", NULL);
+	if (n < 0)
+		return n;
 	*avail = top;
-	*online = count;
+	*online = (uint32_t)n;
 	return 0;
 }
 
