@@ -5,13 +5,11 @@
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 {
 	uint64_t a, b;
-	unsigned lo, hi;
+	unsigned lo, hi, t = 0;
 	int n = 0;
 
 	if (mask)
 		memset(mask, 0, (nbits + 63) / 64 * sizeof(*mask));
-	if (top)
-		*top = 0;
 	while (*s && *s != '\n') {
 		if (tp_parse_u64_prefix(&s, 10, &a))
 			return -TP_EINVAL;
@@ -27,8 +25,8 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 		/* a <= b < 2^32 from here: 32-bit arithmetic */
 		lo = (unsigned)a;
 		hi = (unsigned)b;
-		if (top && hi + 1 > *top)
-			*top = hi + 1;
+		if (hi >= t)
+			t = hi + 1;
 		if (!mask) {
 			n += (int)(hi - lo + 1);
 			continue;
@@ -40,6 +38,8 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 			*m |= bit;
 		}
 	}
+	if (top)
+		*top = t;
 	return n;
 }
 

@@ -9,7 +9,7 @@
 /* "0-3,8,10-11" (a trailing newline is fine; empty = no CPU). With mask, sets the bits
  * (64 per word, nbits in all, cleared first) and returns how many distinct CPUs are set;
  * -TP_ERANGE for a CPU >= nbits. Without mask, counts the CPUs listed. *top (may be NULL)
- * = highest CPU + 1. -TP_EINVAL on bad syntax ("3-1", "1,,2", "x"). */
+ * = highest CPU + 1, set on success only. -TP_EINVAL on bad syntax ("3-1", "1,,2", "x"). */
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top);
 
 /* NRCPUS as perf writes it: avail = highest present CPU + 1 (/sys/devices/system/cpu/present,
