@@ -98,16 +98,16 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 	/* the events written already, with an earlier one of their system */
 	bool done[REC_MAX_EVSELS] = { 0 };
 	uint32_t nsys = 0;
+	unsigned tp = 0;	/* the first tracepoint */
 	size_t at, at_ev;
 	long addr;
 	int err = 0;
 
 	memset(td, 0, sizeof(*td));
-	for (unsigned i = 0; i < l->nr; i++)
-		if (is_tp(&l->ev[i]))
-			nsys++;
-	if (!nsys)
-		return 0;
+	while (tp < l->nr && !is_tp(&l->ev[tp]))
+		tp++;
+	if (tp == l->nr)
+		return 0;	/* no tracepoint */
 	if (!tracefs__dir())
 		return -TP_ENOENT;
 	addr = sys_mmap(NULL, TD_RESERVE, TP_PROT_READ | TP_PROT_WRITE,
@@ -125,7 +125,6 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 
 	/* systems in first-use order, each with its events (a system used twice counts once);
 	 * their count goes in front, patched once they are written */
-	nsys = 0;
 	at = td->len;
 	err = err ?: put_u32(td, 0);
 	for (unsigned i = 0; i < l->nr && !err; i++) {
