@@ -110,7 +110,7 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		/* LOST's count is after its id. Both kinds are one count: the closing line
-		 * shows only their sum (r->lost_samples stays 0) */
+		 * shows only their sum */
 		off = h->type == PERF_RECORD_LOST ? 16 : 8;
 		if (h->size >= off + 8)
 			r->lost += rd64(h, off);

@@ -34,7 +34,7 @@ struct record {
 	/* sample layout shared by every event: offsets into a SAMPLE record */
 	uint64_t sample_type;
 	unsigned off_tid, off_time;
-	uint64_t samples, lost, lost_samples;
+	uint64_t samples, lost;	/* lost: LOST and LOST_SAMPLES counts summed */
 	uint64_t first_time, last_time;
 	int write_err;             /* first -errno from the sink */
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
