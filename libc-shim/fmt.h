@@ -1,7 +1,8 @@
-/* A bounded printf-style formatter: %d %i %u %x %X %o %c %s %p %% with flags '-', '0', '+', ' ',
- * width and precision (also '*'), and length modifiers hh h l ll z t j. No floating point:
- * callers print fixed-point with tp_fmt_fixed(). Always NUL-terminates when size > 0 and
- * returns the length the full output would have had. */
+/* A bounded printf-style formatter for what tinyperf's format strings use: %d %u %x %c %s %%
+ * with flags '-' and '0', width and precision (also '*'), and length modifiers l ll z. Any
+ * other conversion (%i %o %X %p, flags '+' ' ' '#', h hh t j) prints as text after a '%'.
+ * No floating point. Always NUL-terminates when size > 0 and returns the length the full
+ * output would have had. */
 #ifndef TINYPERF_LIBC_SHIM_FMT_H
 #define TINYPERF_LIBC_SHIM_FMT_H
 

@@ -71,24 +71,24 @@ static void test_fmt(void)
 	fmt_case("42", "%d", 42);
 	fmt_case("-2147483648", "%d", -2147483647 - 1);
 	fmt_case("4294967295", "%u", 4294967295u);
-	fmt_case("ff FF 17", "%x %X %o", 255, 255, 15);
+	fmt_case("ff 7fffffff", "%x %x", 255, 0x7fffffff);
 	fmt_case("x|hi|hel", "%c|%s|%.3s", 'x', "hi", "hello");
 	fmt_case("(null)", "%s", null);
 	fmt_case("42   |00042|-0042", "%-5d|%05d|%05d", 42, 42, -42);
-	fmt_case("+42| 42|   42|42   |", "%+d|% d|%*d|%*d|", 42, 42, 5, 42, -5, 42);
+	fmt_case("   42|42   |", "%*d|%*d|", 5, 42, -5, 42);
 	fmt_case("he", "%.*s", 2, "hello");
 	fmt_case("-9223372036854775808", "%lld", (long long)(-9223372036854775807LL - 1));
 	fmt_case("18446744073709551615", "%llu", 18446744073709551615ULL);
-	fmt_case("100000000 1777777777777777777777", "%llx %llo", 1ULL << 32, ~0ULL);
-	fmt_case("123 -5 -7 -1", "%zu %td %jd %ld", (size_t)123, (ptrdiff_t)-5, (intmax_t)-7, -1L);
-	fmt_case("-44 -1 65535 200", "%hhd %hd %hu %hhu", (signed char)-44, (short)-1,
-		 (unsigned short)65535, (unsigned char)200);
-	fmt_case("0x1f", "%p", (void *)0x1f);
+	fmt_case("100000000 ffffffffffffffff", "%llx %llx", 1ULL << 32, ~0ULL);
+	fmt_case("123 -1 4294967295", "%zu %ld %lu", (size_t)123, -1L, 4294967295ul);
+	fmt_case("000000000000002a|07|0042", "%016llx|%02u|%04u", 42ULL, 7u, 42u);
 	fmt_case("100%", "%d%%", 100);
 	fmt_case("||0|000", "|%.0d|%x|%.3d", 0, 0, 0);
-	fmt_case("0x1f 0X1F 017 0", "%#x %#X %#o %#x", 31, 31, 15, 0);
 	fmt_case("   042|ab   |  ab", "%6.3d|%-5s|%4s", 42, "ab", "ab");
-	fmt_case("      -1|0x1", "%8d|%#x", -1, 1);
+	fmt_case("      -1|-1      |", "%8d|%-8d|", -1, -1);
+	/* what tinyperf's formats never use prints as text, not as a wrong number */
+	fmt_case("%i %o %X %p %+d % d %#x %hd %jd", "%i %o %X %p %+d % d %#x %hd %jd", 1, 1u, 1u,
+		 (void *)1, 1, 1, 1u, (short)1, (intmax_t)1);
 	EQ("snprintf truncates, returns full length", tp_snprintf(buf, 4, "%d", 123456), 6);
 	check_str("snprintf truncated text", buf, "123");
 	EQ("snprintf size 0", tp_snprintf(NULL, 0, "%s", "abc"), 3);
