@@ -132,7 +132,7 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 			s = va_arg(args, const char *);
 			if (!s)
 				s = "(null)";
-			n = (int)(prec >= 0 ? strnlen(s, prec) : strlen(s));
+			n = (int)strnlen(s, (size_t)prec);	/* no precision (-1): SIZE_MAX */
 			break;
 		case '%':
 			put(&f, "%", 1);
