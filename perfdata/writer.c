@@ -59,6 +59,9 @@ static int put_ids(struct tp_writer *w, const uint64_t *ids, uint32_t nr)
 	uint8_t mem[CHUNK];
 	struct tp_fbuf f;
 
+	tp_writer__fbuf(w, &f, mem, sizeof(mem));
+	if (!tp_fbuf__swaps(&f))	/* as they are (the array is in memory: 8 * nr fits) */
+		return put(w, ids, 8 * (size_t)nr);
 	while (nr) {
 		uint32_t k = TP_MIN(nr, (uint32_t)(CHUNK / 8));
 		int err;
