@@ -27,20 +27,6 @@ static TP_NOINLINE void pad(struct fmt *f, char c, int n)
 		put(f, &c, 1);
 }
 
-/* width, precision or its '*': a negative result means "not given" */
-static int field(const char **p, va_list *ap)
-{
-	int n = 0;
-
-	if (**p == '*') {
-		(*p)++;
-		return va_arg(*ap, int);
-	}
-	while (**p >= '0' && **p <= '9')
-		n = n * 10 + *(*p)++ - '0';
-	return n;
-}
-
 /* The next integer argument: int, long (l, z) or long long (ll), widened to 64 bits. One
  * copy of the va_arg code (%c's int comes through here too). */
 static TP_NOINLINE uint64_t int_arg(va_list *ap, int longs, bool is_signed)
@@ -90,16 +76,32 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 			fmt = p;
 			continue;
 		}
-		for (p++; *p == '-' || *p == '0'; p++)
-			*(*p == '-' ? &left : &zero) = true;
-		width = field(&p, &args);
+		for (p++; *p == '-' || *p == '0'; p++) {
+			left |= *p == '-';
+			zero |= *p == '0';
+		}
+		/* the width, then the precision after a '.': digits or '*' (a negative '*'
+		 * precision means "not given") */
+		for (int i = 0;; i++, p++) {
+			int v = 0;
+
+			if (*p == '*') {
+				v = va_arg(args, int);
+				p++;
+			}
+			while (*p >= '0' && *p <= '9')
+				v = v * 10 + *p++ - '0';
+			if (i) {
+				prec = v;
+				break;
+			}
+			width = v;
+			if (*p != '.')
+				break;
+		}
 		if (width < 0) {
 			left = true;
 			width = -width;
-		}
-		if (*p == '.') {
-			p++;
-			prec = field(&p, &args);
 		}
 		for (; *p == 'l' || *p == 'z'; p++)
 			longs++;
