@@ -15,7 +15,7 @@ struct tp_lines {
 	int err;          /* 0 or -errno after a failed read */
 	size_t start, end, cap;
 	char *buf;
-	bool eof;
+	bool eof;         /* no more reads: end of file, or err set */
 	bool skipping;    /* inside an over-long line: drop bytes up to its '\n' */
 };
 

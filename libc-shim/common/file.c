@@ -83,7 +83,7 @@ char *tp_lines__next(struct tp_lines *l)
 		}
 		if (l->skipping) {
 			l->start = l->end = 0;
-		} else if (l->eof || l->err) {
+		} else if (l->eof) {
 			if (l->start == l->end)
 				return NULL;
 			l->buf[l->end] = '\0';	/* a last line without '\n' */
@@ -100,15 +100,15 @@ char *tp_lines__next(struct tp_lines *l)
 			l->end -= l->start;
 			l->start = 0;
 		}
-		if (l->eof || l->err)
+		if (l->eof)
 			return NULL;
 		n = read_retry(l->fd, l->buf + l->end, l->cap - 1 - l->end);
-		if (n < 0)
-			l->err = (int)n;
-		else if (n == 0)
-			l->eof = true;
-		else
+		if (n > 0) {
 			l->end += n;
+		} else {
+			l->eof = true;	/* end of file, or a failed read: no more reads either way */
+			l->err = (int)n;
+		}
 	}
 }
 
