@@ -136,12 +136,11 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 				s = "(null)";
 			n = (int)strnlen(s, (size_t)prec);	/* no precision (-1): SIZE_MAX */
 			break;
+		default:	/* unknown or truncated: a '%', then the text from here on */
+			fmt = p;
+			/* fall through */
 		case '%':
 			put(&f, "%", 1);
-			continue;
-		default:	/* unknown or truncated: a '%', then the text from here on */
-			put(&f, "%", 1);
-			fmt = p;
 			continue;
 		}
 		if (zeros < 0)
