@@ -33,7 +33,7 @@ unsigned tp_popcount(uint64_t v)
 {
 	unsigned n = 0;
 
-	for (; v; v >>= 1)
-		n += (unsigned)v & 1;
+	for (; v; v &= v - 1)	/* clears the lowest set bit: no 64-bit shifts on 32-bit targets */
+		n++;
 	return n;
 }
