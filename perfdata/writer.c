@@ -122,15 +122,15 @@ static int rewrite_header(struct tp_writer *w, const uint64_t feats[HEADER_FEAT_
 	return err;
 }
 
-static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr)
+/* ids_size: the bytes of all the id arrays, which come first */
+static int open_file(struct tp_writer *w, const struct tp_writer_attr *attrs, uint32_t nr,
+		     uint64_t ids_size)
 {
 	uint8_t mem[CHUNK];
 	struct tp_fbuf f;
 	uint64_t ids_offset = sizeof(struct perf_file_header);
 
-	w->attrs_offset = ids_offset;
-	for (uint32_t i = 0; i < nr; i++)
-		w->attrs_offset += 8 * (uint64_t)attrs[i].nr_ids;
+	w->attrs_offset = ids_offset + ids_size;
 	w->data_offset = w->attrs_offset +
 			 (uint64_t)nr * (w->attr_size + sizeof(struct perf_file_section));
 
@@ -158,11 +158,6 @@ static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 	struct tp_fbuf f;
 	int err;
 
-	/* check every record fits before writing any: a stream cannot be taken back */
-	for (uint32_t i = 0; i < nr; i++)
-		if (attrs[i].nr_ids > (0xffff - 8 - w->attr_size) / 8)
-			return -TP_E2BIG;
-
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
 	tp_fbuf__u64_array(&f, pipe_head, TP_ARRAY_SIZE(pipe_head));
 	err = put_fbuf(w, &f);
@@ -182,6 +177,9 @@ int tp_writer__open(struct tp_writer *w, struct tp_sink *sink, enum tp_writer_mo
 		    bool swap, const struct tp_writer_attr *attrs, uint32_t nr_attrs,
 		    uint32_t attr_size)
 {
+	uint64_t ids_size = 0;
+	bool too_big = false;
+
 	memset(w, 0, sizeof(*w));
 	w->sink = sink;
 	w->mode = mode;
@@ -193,13 +191,18 @@ int tp_writer__open(struct tp_writer *w, struct tp_sink *sink, enum tp_writer_mo
 	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > sizeof(struct perf_event_attr) ||
 	    attr_size % 8 || !sink || !sink->write || (nr_attrs && !attrs))
 		return -TP_EINVAL;
-	for (uint32_t i = 0; i < nr_attrs; i++)
+	/* one walk: the checks, the file's id bytes, whether a pipe's HEADER_ATTR record would
+	 * outgrow its u16 size (checked before writing any: a stream cannot be taken back) */
+	for (uint32_t i = 0; i < nr_attrs; i++) {
 		if (!attrs[i].attr || (attrs[i].nr_ids && !attrs[i].ids))
 			return -TP_EINVAL;
+		ids_size += 8 * (uint64_t)attrs[i].nr_ids;
+		too_big |= attrs[i].nr_ids > (0xffff - 8 - attr_size) / 8;
+	}
 	if (mode == TP_WRITER_FILE)
-		return sink->pwrite ? open_file(w, attrs, nr_attrs) : -TP_EINVAL;
+		return sink->pwrite ? open_file(w, attrs, nr_attrs, ids_size) : -TP_EINVAL;
 	if (mode == TP_WRITER_PIPE)
-		return open_pipe(w, attrs, nr_attrs);
+		return too_big ? -TP_E2BIG : open_pipe(w, attrs, nr_attrs);
 	return -TP_EINVAL;
 }
 
