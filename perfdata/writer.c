@@ -25,6 +25,9 @@
 /* tested as one 32-bit word of ids 1..32: no 64-bit shift on 32-bit targets */
 _Static_assert(!(PIPE_FEATS & 1) && !(PIPE_FEATS >> 33), "PIPE_FEATS past id 32");
 
+/* whether w writes the other byte order: never in a device build, as tp_fbuf__swaps() */
+#define swaps(w) (!IS_ENABLED(CONFIG_REC_RECORD) && (w)->swap)
+
 static int put(struct tp_writer *w, const void *p, size_t n)
 {
 	int err;
@@ -59,8 +62,7 @@ static int put_ids(struct tp_writer *w, const uint64_t *ids, uint32_t nr)
 	uint8_t mem[CHUNK];
 	struct tp_fbuf f;
 
-	tp_writer__fbuf(w, &f, mem, sizeof(mem));
-	if (!tp_fbuf__swaps(&f))	/* as they are (the array is in memory: 8 * nr fits) */
+	if (!swaps(w))	/* as they are (the array is in memory: 8 * nr fits) */
 		return put(w, ids, 8 * (size_t)nr);
 	while (nr) {
 		uint32_t k = TP_MIN(nr, (uint32_t)(CHUNK / 8));
@@ -220,10 +222,16 @@ int tp_writer__add(struct tp_writer *w, const void *records, size_t len)
 
 int tp_writer__finished_round(struct tp_writer *w)
 {
+	static const struct perf_event_header round = {
+		PERF_RECORD_FINISHED_ROUND, 0, sizeof(round)
+	};
 	struct tp_rec_fmt fmt = { .swap = w->swap };
 	uint8_t rec[8];
-	int len = tp_rec__finished_round(rec, sizeof(rec), &fmt);
+	int len;
 
+	if (!swaps(w))	/* in native order it is a constant */
+		return tp_writer__add(w, &round, sizeof(round));
+	len = tp_rec__finished_round(rec, sizeof(rec), &fmt);
 	return len < 0 ? len : tp_writer__add(w, rec, (size_t)len);
 }
 
