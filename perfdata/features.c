@@ -87,13 +87,20 @@ int tp_fbuf__build_id(struct tp_fbuf *f, const struct tp_build_id *b)
 		return -TP_EINVAL;
 	p = tp_fbuf__zero(f, size);		/* all or nothing */
 	if (p) {
-		struct tp_fbuf h;	/* the head, in f's byte order */
+		struct perf_event_header head = {
+			PERF_RECORD_HEADER_BUILD_ID,
+			(uint16_t)(b->cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE), (uint16_t)size
+		};
 
-		tp_fbuf__init(&h, p, 12, f->swap);
-		tp_fbuf__header(&h, PERF_RECORD_HEADER_BUILD_ID,
-				(uint16_t)(b->cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE),
-				(uint16_t)size);
-		tp_fbuf__u32(&h, (uint32_t)-1);		/* pid: the host machine */
+		if (tp_fbuf__swaps(f)) {	/* the head in f's byte order */
+			struct tp_fbuf h;
+
+			tp_fbuf__init(&h, p, 8, f->swap);
+			tp_fbuf__header(&h, head.type, head.misc, head.size);
+		} else {
+			memcpy(p, &head, sizeof(head));
+		}
+		memset(p + 8, 0xff, 4);		/* pid -1 (either order): the host machine */
 		/* then id[20], size, reserved, filename, padding */
 		memcpy(p + 12, b->id, b->size);
 		p[12 + PERF_BUILD_ID_MAX] = b->size;

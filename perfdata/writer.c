@@ -161,8 +161,12 @@ static int open_pipe(struct tp_writer *w, const struct tp_writer_attr *attrs, ui
 	int err;
 
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
-	tp_fbuf__u64_array(&f, pipe_head, TP_ARRAY_SIZE(pipe_head));
-	err = put_fbuf(w, &f);
+	if (swaps(w)) {
+		tp_fbuf__u64_array(&f, pipe_head, TP_ARRAY_SIZE(pipe_head));
+		err = put_fbuf(w, &f);
+	} else {
+		err = put(w, pipe_head, sizeof(pipe_head));
+	}
 	for (uint32_t i = 0; i < nr && !err; i++) {
 		tp_fbuf__reset(&f);
 		tp_fbuf__header(&f, PERF_RECORD_HEADER_ATTR, 0,
