@@ -272,7 +272,13 @@ ARCH_SYSCALL_WRAPPER long sys_poll(struct tp_pollfd *fds, unsigned nfds, int tim
 
 	if (timeout_ms >= 0) {
 		t[0] = timeout_ms / 1000;
-		t[1] = timeout_ms % 1000 * 1000000L;
+#ifdef ARCH_SOFT_DIV32
+		/* no divide instruction: % would be a call of the signed division helper, which
+		 * nothing else in the core recorder needs (armv7 -36 bytes) */
+		t[1] = (timeout_ms - t[0] * 1000) * 1000000L;
+#else
+		t[1] = timeout_ms % 1000 * 1000000L;	/* as small or smaller here */
+#endif
 		tp = t;
 	}
 	return my_syscall(TP_NR_ppoll, fds, nfds, tp, 0, ARCH_SIGSET_BYTES);
