@@ -126,7 +126,8 @@ void tp_fbuf__string_list(struct tp_fbuf *f, const char *const *v, uint32_t nr)
 		tp_fbuf__string(f, v[i]);
 }
 
-void tp_fbuf__header(struct tp_fbuf *f, uint32_t type, uint16_t misc, uint16_t size)
+/* one call per record head built (LTO would copy it into each of its callers) */
+TP_NOINLINE void tp_fbuf__header(struct tp_fbuf *f, uint32_t type, uint16_t misc, uint16_t size)
 {
 	struct perf_event_header h = { type, misc, size };	/* one append, not three */
 
