@@ -8,7 +8,6 @@ int dsos__init(struct dsos *d, struct arena *a, uint32_t max)
 
 	while (nb < max)
 		nb <<= 1;
-	memset(d, 0, sizeof(*d));
 	d->arena = a;
 	d->max = max;
 	d->mask = nb - 1;

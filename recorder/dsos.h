@@ -40,7 +40,8 @@ struct dsos {
 	bool mark_all;			/* every entry counts as hit (--buildid-all) */
 };
 
-/* room for max files: 0 or -TP_ENOMEM */
+/* room for max files in d, zeroed by the caller (inside track__init's struct track):
+ * 0 or -TP_ENOMEM */
 int dsos__init(struct dsos *d, struct arena *a, uint32_t max);
 /* index of the entry for this file and kind, created if new; -TP_ENOSPC when the table is full
  * of used entries, -TP_ENOMEM when the name cannot be stored */
