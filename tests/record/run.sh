@@ -248,11 +248,12 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$work/small" && mount -t tmpfs -o size=512k t
 fi
 
 # SIGKILL in mid-recording: the last checkpoint is readable
-"$tp" record -o "$work/killed.data" $ev -a -- sleep 10 2>/dev/null &
+# (a duration of its own, so that the pkill of the orphaned sleep matches no other test's)
+"$tp" record -o "$work/killed.data" $ev -a -- sleep 10.25 2>/dev/null &
 kp=$!
 sleep 2.6
 kill -9 $kp; wait $kp 2>/dev/null
-pkill -f "sleep 10" 2>/dev/null
+pkill -x -f "sleep 10.25" 2>/dev/null
 ks=$(perf script -i "$work/killed.data" -F tid 2>/dev/null | grep -c .)
 if [ "$ks" -gt 0 ] && perf report --stdio -i "$work/killed.data" >/dev/null 2>&1; then
 	ok "SIGKILLed recording: perf report reads $ks samples"
