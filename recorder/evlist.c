@@ -16,15 +16,20 @@ static long paranoid(void)
 	       !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
 }
 
-static void explain(const struct evsel *e, long r, int task, char *err, size_t errlen)
+/* why e did not open, as one line (rec_fail) */
+static void explain(const struct evsel *e, long r, int task)
 {
 	const char *what = tp_strerror(r);
-	/* one call for every message of (name, what[, paranoid, sysctl value]) */
-	const char *fmt = "cannot open %s: %s";
+	/* --overwrite asks for write_backward rings, which an older kernel refuses (EINVAL) */
+	const char *hint = IS_ENABLED(CONFIG_REC_FLIGHT) && r == -TP_EINVAL &&
+			   (e->attr.flags & PERF_ATTR_FLAG_WRITE_BACKWARD) ?
+			   "; --overwrite needs write_backward ring buffers: Linux 4.7 or later" : "";
+	/* one call for every message of (name, what, hint[, paranoid, sysctl value]) */
+	const char *fmt = "cannot open %s: %s%s";
 	long par = 0;
 
 	if (r == -TP_EACCES || r == -TP_EPERM) {
-		fmt = "cannot open %s: %s: kernel.perf_event_paranoid is %ld; "
+		fmt = "cannot open %s: %s%s: kernel.perf_event_paranoid is %ld; "
 		      "run as root, or 'sysctl kernel.perf_event_paranoid=%d'";
 		par = paranoid();
 	} else if (r == -TP_ENOENT || r == -TP_EOPNOTSUPP || r == -TP_ENODEV) {
@@ -36,12 +41,12 @@ static void explain(const struct evsel *e, long r, int task, char *err, size_t e
 		char buf[24] = "?";
 
 		tp_read_line("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
-		tp_snprintf(err, errlen, "cannot open %s at %llu Hz: %s; the kernel allows at most "
-			    "%s Hz (kernel.perf_event_max_sample_rate): lower -F",
-			    e->name, (unsigned long long)e->attr.sample_freq, what, buf);
+		rec_fail("cannot open %s at %llu Hz: %s; the kernel allows at most "
+			 "%s Hz (kernel.perf_event_max_sample_rate): lower -F%s",
+			 e->name, (unsigned long long)e->attr.sample_freq, what, buf, hint);
 		return;
 	}
-	tp_snprintf(err, errlen, fmt, e->name, what, par, task < 0 ? 0 : 1);
+	rec_fail(fmt, e->name, what, hint, par, task < 0 ? 0 : 1);
 }
 
 static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
@@ -69,7 +74,7 @@ static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
 }
 
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
-		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen)
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm)
 {
 	size_t nfds = (size_t)spec->nr * nr_tasks * nr_cpus;
 	size_t bytes = TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
@@ -84,7 +89,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	addr = sys_mmap(NULL, bytes, TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096) {
-		tp_snprintf(err, errlen, "out of memory for %zu events", nfds);
+		rec_fail("out of memory for %zu events", nfds);
 		return (int)addr;
 	}
 	el->fds = (int *)addr;
@@ -104,7 +109,8 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 				if (fd == -TP_ESRCH && tasks[t] >= 0)
 					continue;   /* the thread exited meanwhile */
 				if (fd < 0) {
-					explain(e, fd, tasks[t], err, errlen);
+					if (!quiet_perm || (fd != -TP_EACCES && fd != -TP_EPERM))
+						explain(e, fd, tasks[t]);
 					evlist__close(el);
 					return (int)fd;
 				}

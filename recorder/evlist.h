@@ -27,9 +27,10 @@ struct evlist {
 	struct ring rings[REC_MAX_CPUS];	/* last: the fields above stay near (armv7, MIPS) */
 };
 
-/* Open every event. 0, or -errno with a one-line explanation in err (what to do included). */
+/* Open every event. 0, or -errno after printing why, what to do included (rec_fail); with
+ * quiet_perm, EACCES and EPERM unprinted: the caller has another way to try. */
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
-		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, char *err, size_t errlen);
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm);
 /* map one ring of pages data pages per CPU; 0, or -errno after printing why (rec_fail) */
 int evlist__mmap(struct evlist *el, unsigned pages);
 void evlist__enable(struct evlist *el, bool on);

@@ -141,13 +141,12 @@ static int choose_target(struct record *r)
 
 static int open_events(struct record *r)
 {
-	char err[256];
 	int e;
 
 	for (;;) {
 		fill_attrs(r);
 		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-				 err, sizeof(err));
+				 r->target == REC_TREE);
 		if ((e != -TP_EACCES && e != -TP_EPERM) || r->target != REC_TREE)
 			break;
 		/* not allowed to watch whole CPUs: inherited per-task events, as perf does
@@ -155,11 +154,8 @@ static int open_events(struct record *r)
 		r->target = REC_INHERIT;
 		r->tasks[0] = r->wl.pid;
 	}
-	if (e == -TP_EINVAL && rec_overwrite(r))
-		return rec_fail("%s; --overwrite needs write_backward ring buffers: Linux 4.7 or later",
-			    err);
 	if (e)
-		return rec_fail("%s", err);
+		return 1;
 	if ((r->el.notes & EVL_FELL_BACK_CPU_CLOCK) && !r->o.quiet)
 		rec_warn("no hardware 'cycles' event here (no PMU): using cpu-clock");
 	if ((r->el.notes & EVL_EXCLUDED_KERNEL) && !r->o.quiet)
