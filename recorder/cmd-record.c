@@ -184,8 +184,12 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 
 static void drain(struct record *r)
 {
+	/* heads not on the stack: 2 KiB of u64 there make i386 realign its frame and address
+	 * every other local from %ebp beyond one-byte offsets (one drain at a time: no signal
+	 * handler drains) */
+	static uint64_t heads[REC_MAX_CPUS];
 	struct ring_ops ops = { tree_pre, rec_write_out, r, r->bounce };	/* then on_record */
-	uint64_t heads[REC_MAX_CPUS], pos;
+	uint64_t pos;
 	bool any = false, bad;
 
 	if (rec_overwrite(r))	/* read only at snapshots (recorder/flight.c) */
