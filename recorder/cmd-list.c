@@ -57,8 +57,8 @@ int cmd_list(int argc, char **argv)
 	tp_out__printf(&o, "  %-50s[Raw hardware event descriptor]\n", "rNNN");
 	dir = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracefs__dir() : NULL;
 	if (dir) {
+		static uint64_t d[512];	/* as buf: u64 in the frame make i386 realign it */
 		char path[160];
-		uint64_t d[512];
 		struct tp_dir dd;
 		const char *sys;
 

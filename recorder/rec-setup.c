@@ -66,8 +66,9 @@ static void fill_attrs(struct record *r)
 
 static int add_tasks_of(struct record *r, int pid)
 {
+	static uint64_t buf[256];	/* u64 in the frame make i386 realign it (and reach every
+					 * local through 4-byte %ebp offsets) */
 	char path[48];
-	uint64_t buf[256];
 	struct tp_dir d;
 	const char *name;
 	unsigned tid;
