@@ -19,6 +19,9 @@
  *   ARCH_SYSCALL_WRAPPER                             (optional) attributes of the freestanding
  *                                                     sys_*() wrappers, e.g. noinline where an
  *                                                     inlined system call costs more than a call
+ *   ARCH_VARARGS_GPR                                 (optional) attributes of a variadic function
+ *                                                     that takes no floating-point arguments, where
+ *                                                     its va_list prologue saves vector registers
  *   ARCH_NAME                                        "x86_64", "i386", "arm", "aarch64", "mips"
  *   ARCH_UNAME_MACHINES                              uname -m prefixes this ABI may run under
  * Kernel ABI constants (syscall numbers, errno, signals, flags) live in arch/abi.h. */
@@ -43,6 +46,9 @@
 
 #ifndef ARCH_SYSCALL_WRAPPER
 #define ARCH_SYSCALL_WRAPPER
+#endif
+#ifndef ARCH_VARARGS_GPR
+#define ARCH_VARARGS_GPR
 #endif
 
 #endif

@@ -7,6 +7,7 @@
 #define TINYPERF_LIBC_SHIM_FMT_H
 
 #include "libc-shim/types.h"
+#include "arch/arch.h"	/* ARCH_VARARGS_GPR, for the variadic wrappers' definitions */
 
 int tp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 

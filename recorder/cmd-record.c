@@ -47,7 +47,7 @@ void rec_msg(const struct record *r, const char *fmt, ...)
 	tp_write_all(2, buf, (size_t)n);
 }
 
-int rec_fail(const char *fmt, ...)
+ARCH_VARARGS_GPR int rec_fail(const char *fmt, ...)
 {
 	static char buf[512];	/* not on the stack: x86's va_list save area then sits within
 				 * one-byte offsets of the stack pointer */

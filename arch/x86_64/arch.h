@@ -23,6 +23,13 @@
 #define ARCH_SYSCALL_WRAPPER __attribute__((noinline))
 /* uname -m values a process of this ABI may see */
 #define ARCH_UNAME_MACHINES "x86_64"
+/* A variadic function's prologue stores xmm0-7 for va_arg (~76 bytes each), but tinyperf's
+ * formatting takes no floating-point arguments: its variadic functions read only the general
+ * registers (measured: -320 bytes stripped for tp_snprintf, tp_out__printf, tp_dprintf and
+ * the recorder's rec_fail). GCC only: clang has no such target attribute on x86. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ARCH_VARARGS_GPR __attribute__((target("general-regs-only")))
+#endif
 
 #define my_syscall0(n) ({						\
 	long _r = (long)(n);						\

@@ -182,7 +182,7 @@ int tp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return n;
 }
 
-int tp_snprintf(char *buf, size_t size, const char *fmt, ...)
+ARCH_VARARGS_GPR int tp_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -79,7 +79,7 @@ static void out_emit(void *ctx, const char *s, size_t n)
 	tp_out__write(ctx, s, n);
 }
 
-void tp_out__printf(struct tp_out *o, const char *fmt, ...)
+ARCH_VARARGS_GPR void tp_out__printf(struct tp_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -88,7 +88,7 @@ void tp_out__printf(struct tp_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-int tp_dprintf(int fd, const char *fmt, ...)
+ARCH_VARARGS_GPR int tp_dprintf(int fd, const char *fmt, ...)
 {
 	char buf[256];
 	struct tp_out o;
