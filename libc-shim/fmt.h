@@ -16,5 +16,8 @@ int tp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 typedef void tp_emit_fn(void *ctx, const char *s, size_t n);
 int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap);
 int tp_snprintf(char *buf, size_t size, const char *fmt, ...) TP_PRINTF(3, 4);
+/* *n /= d, returning the remainder, for d in 1..65536: on 32-bit targets no 64-bit division
+ * helper (fmt.c says why) */
+unsigned tp_divmod(uint64_t *n, unsigned d);
 
 #endif

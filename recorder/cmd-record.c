@@ -323,6 +323,7 @@ static void closing_line(struct record *r)
 	uint64_t bytes = r->w.pos + (IS_ENABLED(CONFIG_REC_FLIGHT) ? r->fl.written : 0);
 	const char *files = "";
 	char buf[40];
+	unsigned cents;
 
 	if (r->o.quiet)
 		return;
@@ -334,11 +335,12 @@ static void closing_line(struct record *r)
 		tp_dprintf(2, "tinyperf: record: %llu samples coalesced into %llu records\n",
 			   (unsigned long long)r->co.samples_in,
 			   (unsigned long long)r->co.records_out);
+	tp_divmod(&bytes, 10000);	/* MB with two decimals, without 64-bit division */
+	cents = tp_divmod(&bytes, 100);
 	tp_dprintf(2, "[ tinyperf record: %llu samples, %llu lost, %llu.%02u MB written to %s%s ]\n",
 		   (unsigned long long)r->samples,
 		   (unsigned long long)r->lost,
-		   (unsigned long long)(bytes / 1000000),
-		   (unsigned)(bytes % 1000000) / 10000, files, rec_out_name(r));
+		   (unsigned long long)bytes, cents, files, rec_out_name(r));
 }
 
 int cmd_record(int argc, char **argv)

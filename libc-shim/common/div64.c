@@ -2,8 +2,9 @@
  * and 32-bit division where the CPU has no divide instruction (ARMv7-A before the
  * integer-divide extension: Cortex-A8/A9; arch/arm/arch.h says so with ARCH_SOFT_DIV32).
  * libgcc's are built for speed (1.1 KiB each on MIPS, 3.3 KiB for the three the recorder
- * pulls in, 1.2 KiB on i386); the recorder divides 64-bit numbers only on cold paths (option
- * values, file names, the closing summary), so one shift-subtract loop serves them all.
+ * pulls in, 1.2 KiB on i386); the recorder divides 64-bit numbers only on cold paths, so one
+ * shift-subtract loop serves them all (fmt.c's tp_divmod spares the formatter and the closing
+ * summary even that).
  * Defining them here keeps libgcc's copies out of the link (static linking takes the first
  * definition; libgcc has one function per object). Built without LTO, like string.c: the
  * compiler emits these calls after LTO has decided what is used. Empty on 64-bit targets. */

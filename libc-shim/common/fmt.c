@@ -45,14 +45,32 @@ static TP_NOINLINE uint64_t int_arg(va_list *ap, int longs, bool is_signed)
 	return is_signed ? (uint64_t)(int64_t)(long)v : v;
 }
 
-/* *n /= base, returning the remainder. On 32-bit targets the 64-bit division is
- * libc-shim/common/div64.c's small shift-subtract loop, which other callers need too. */
-static unsigned divmod(uint64_t *n, unsigned base)
+/* *n /= d, returning the remainder. On 32-bit targets a 64-bit / or % is a helper call
+ * (div64.c); with d <= 2^16, 32-bit divisions do: the high word, then the low word 16 bits at
+ * a time, each step dividing the remainder so far and 16 new bits (< 2^32). With the
+ * formatter and the recorder's closing summary on it, the 64-bit helpers leave the core
+ * recorder. */
+unsigned tp_divmod(uint64_t *n, unsigned d)
 {
-	uint64_t u = *n;
+	uint32_t hi, lo, r;
 
-	*n = u / base;
-	return (unsigned)(u % base);
+	if (sizeof(long) == 8) {
+		r = (unsigned)(*n % d);
+		*n /= d;
+		return r;
+	}
+	hi = (uint32_t)(*n >> 32);
+	lo = (uint32_t)*n;
+	r = hi % d;
+	hi /= d;
+	for (int i = 0; i < 2; i++) {
+		uint32_t cur = r << 16 | lo >> 16;
+
+		r = cur % d;
+		lo = lo << 16 | cur / d;
+	}
+	*n = (uint64_t)hi << 32 | lo;
+	return r;
 }
 
 int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
@@ -117,7 +135,7 @@ int tp_vformat(tp_emit_fn *emit, void *ctx, const char *fmt, va_list ap)
 				u = -u;
 			}
 			for (d = end; u || (d == end && prec);)	/* "%.0d" of 0 is "" */
-				*--d = "0123456789abcdef"[divmod(&u, base)];
+				*--d = "0123456789abcdef"[tp_divmod(&u, base)];
 			s = d;
 			n = (int)(end - d);
 			if (prec >= 0)
