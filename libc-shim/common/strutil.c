@@ -29,7 +29,9 @@ const char *tp_getenv(char **envp, const char *name)
 	return NULL;
 }
 
-unsigned tp_popcount(uint64_t v)
+/* one copy for its three callers: LTO inlines it into each otherwise (64-bit loops are long
+ * on 32-bit targets) */
+TP_NOINLINE unsigned tp_popcount(uint64_t v)
 {
 	unsigned n = 0;
 
