@@ -12,6 +12,26 @@ static int digit(char c)
 	return 99;
 }
 
+/* *v = *v * m + a; true if that passes 2^64. On 32-bit targets a checked 64-bit multiply is
+ * long code; the two 32x32->64 multiplies of the halves are short (neither sum can wrap:
+ * (2^32-1)^2 + 2^32-1 < 2^64), and the result fits iff the high part does. */
+static TP_NOINLINE bool mul_add_halves(uint64_t *v, unsigned m, unsigned a)
+{
+	uint64_t lo = (uint64_t)(uint32_t)*v * m + a;
+	uint64_t hi = (uint64_t)(uint32_t)(*v >> 32) * m + (uint32_t)(lo >> 32);
+
+	*v = hi << 32 | (uint32_t)lo;
+	return hi >> 32;
+}
+
+/* always inlined: on 64-bit targets GCC would keep one out-of-line copy (measured +32 x86_64) */
+static inline __attribute__((always_inline)) bool mul_add(uint64_t *v, unsigned m, unsigned a)
+{
+	if (sizeof(long) == 8)
+		return __builtin_mul_overflow(*v, m, v) || __builtin_add_overflow(*v, a, v);
+	return mul_add_halves(v, m, a);
+}
+
 int tp_parse_u64_prefix(const char **s, int base, uint64_t *out)
 {
 	const char *p = *s;
@@ -27,8 +47,7 @@ int tp_parse_u64_prefix(const char **s, int base, uint64_t *out)
 	if (base < 2 || base > 36)
 		return -TP_EINVAL;
 	for (; (d = digit(*p)) < base; p++, ndig++) {
-		if (__builtin_mul_overflow(v, (unsigned)base, &v) ||
-		    __builtin_add_overflow(v, (unsigned)d, &v))
+		if (mul_add(&v, (unsigned)base, (unsigned)d))
 			return -TP_ERANGE;
 	}
 	if (!ndig)
@@ -126,7 +145,7 @@ int tp_parse_seconds_ms(const char *s, uint64_t *out_ms)
 	}
 	if (*s || !any)
 		return -TP_EINVAL;
-	if (__builtin_mul_overflow(sec, 1000u, &sec) || __builtin_add_overflow(sec, ms, &sec))
+	if (mul_add(&sec, 1000, ms))
 		return -TP_ERANGE;
 	*out_ms = sec;
 	return 0;
