@@ -81,11 +81,7 @@ void *memchr(const void *s, int c, size_t n)
 
 size_t strlen(const char *s)
 {
-	const char *p = s;
-
-	while (*p)
-		p++;
-	return p - s;
+	return strnlen(s, (size_t)-1);	/* one scanning loop for both */
 }
 
 size_t strnlen(const char *s, size_t max)
