@@ -26,8 +26,9 @@
 /* A variadic function's prologue stores xmm0-7 for va_arg (~76 bytes each), but tinyperf's
  * formatting takes no floating-point arguments: its variadic functions read only the general
  * registers (measured: -320 bytes stripped for tp_snprintf, tp_out__printf, tp_dprintf and
- * the recorder's rec_fail). GCC only: clang has no such target attribute on x86. */
-#if defined(__GNUC__) && !defined(__clang__)
+ * the recorder's rec_fail). GCC 11 and later only: older GCC and clang have no such target
+ * attribute on x86. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #define ARCH_VARARGS_GPR __attribute__((target("general-regs-only")))
 #endif
 
