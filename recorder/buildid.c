@@ -123,16 +123,29 @@ static int elf_build_id(struct elf *e, uint8_t *id, uint8_t *len)
 	return err ? err : -TP_ENODATA;
 }
 
-int buildid__from_file(const char *path, uint8_t id[BUILD_ID_MAX], uint8_t *len)
+int buildid__from_file(const char *path, uint8_t id[BUILD_ID_MAX], uint8_t *len,
+			uint64_t *hash)
 {
 	struct elf e = { 0 };
-	long fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0);
+	long fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0), m;
+	int64_t size;
 	int err;
 
 	if (fd < 0)
 		return (int)fd;
 	e.fd = (int)fd;
 	err = elf_build_id(&e, id, len);
+	/* no build-id: the load segment's hash, over the same open file (mapped whole) */
+	if (err) {
+		size = sys_lseek(e.fd, 0, TP_SEEK_END);
+		if (size > 0 && (uint64_t)size <= (size_t)-1) {
+			m = sys_mmap(NULL, (size_t)size, TP_PROT_READ, TP_MAP_PRIVATE, e.fd, 0);
+			if ((unsigned long)m < (unsigned long)-4095) {
+				*hash = tp_text_hash((const void *)m, (size_t)size);
+				sys_munmap((void *)m, (size_t)size);
+			}
+		}
+	}
 	sys_close(e.fd);
 	return err;
 }
@@ -173,31 +186,4 @@ int buildid__vdso(uint8_t id[BUILD_ID_MAX], uint8_t *len)
 	struct elf e = { .mem = (const uint8_t *)base, .size = 4096 };
 
 	return base ? elf_build_id(&e, id, len) : -TP_ENOENT;
-}
-
-int buildid__text_hash(const char *path, uint64_t *hash)
-{
-	long fd = sys_open(path, TP_O_RDONLY | TP_O_CLOEXEC, 0), m;
-	int64_t size;
-	int err = 0;
-
-	if (fd < 0)
-		return (int)fd;
-	size = sys_lseek((int)fd, 0, TP_SEEK_END);
-	if (size <= 0)
-		err = size ? (int)size : -TP_ENOEXEC;
-	else if ((uint64_t)size > (size_t)-1)
-		err = -TP_EFBIG;
-	if (!err) {
-		m = sys_mmap(NULL, (size_t)size, TP_PROT_READ, TP_MAP_PRIVATE, (int)fd, 0);
-		if ((unsigned long)m >= (unsigned long)-4095) {
-			err = (int)m;
-		} else {
-			*hash = tp_text_hash((const void *)m, (size_t)size);
-			sys_munmap((void *)m, (size_t)size);
-			err = *hash ? 0 : -TP_ENOEXEC;
-		}
-	}
-	sys_close((int)fd);
-	return err;
 }

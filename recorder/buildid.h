@@ -14,8 +14,11 @@
 
 #define BUILD_ID_MAX 20
 
-/* an ELF file, 32- or 64-bit, either byte order */
-int buildid__from_file(const char *path, uint8_t id[BUILD_ID_MAX], uint8_t *len);
+/* an ELF file, 32- or 64-bit, either byte order; when it has no build-id (any error but
+ * open's) also *hash = tp_text_hash() of the file, mapped read-only (left as it was when the
+ * file cannot be mapped whole; 0 without an executable load segment): one open for both */
+int buildid__from_file(const char *path, uint8_t id[BUILD_ID_MAX], uint8_t *len,
+		       uint64_t *hash);
 /* the running kernel: /sys/kernel/notes */
 int buildid__kernel(uint8_t id[BUILD_ID_MAX], uint8_t *len);
 /* a loaded module, "ext4" or "[ext4]": /sys/module/NAME/notes/.note.gnu.build-id */
@@ -23,9 +26,5 @@ int buildid__module(const char *name, uint8_t id[BUILD_ID_MAX], uint8_t *len);
 /* the [vdso] of this process (AT_SYSINFO_EHDR), read in memory. Processes of another ABI
  * than the recorder's (32-bit ones on a 64-bit kernel) have another vdso. */
 int buildid__vdso(uint8_t id[BUILD_ID_MAX], uint8_t *len);
-
-/* tp_text_hash() of the file, mapped read-only: 0 and *hash, -TP_ENOEXEC when it has no
- * executable load segment, -TP_EFBIG when it cannot be mapped whole, or -errno. */
-int buildid__text_hash(const char *path, uint64_t *hash);
 
 #endif

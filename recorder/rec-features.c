@@ -111,8 +111,7 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 	} else if (!strcmp(path, "[vdso]")) {
 		buildid__vdso(id, &len);
 	} else if (path[0] == '/' && path[1] != '/') {   /* not "//anon" */
-		if (buildid__from_file(path, id, &len) || !len)
-			buildid__text_hash(path, &hash);
+		buildid__from_file(path, id, &len, &hash);
 	}
 	if (IS_ENABLED(CONFIG_REC_BUILDID_CACHE) && c->cache)
 		rec_bidcache__add(c->cache, path, kind, id, len, hash);
