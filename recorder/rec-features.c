@@ -119,7 +119,7 @@ static int one_dso(void *ctx, const char *path, enum track_kind kind, const uint
 		b.cpumode = kind == TRACK_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 		b.id = id;
 		b.size = len;
-		b.filename = kind == TRACK_KERNEL ? "[kernel.kallsyms]" : path;
+		b.filename = path;	/* track names the kernel "[kernel.kallsyms]" */
 		tp_fbuf__build_id(c->ids, &b);
 	} else if (hash) {
 		tp_fbuf__u64(c->hashes, hash);
