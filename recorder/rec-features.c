@@ -70,8 +70,9 @@ int rec_features__start(struct record *r)
 		return r->write_err = tp_fbuf__err(&fs.fb);
 	err = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracing_data__build(&fs.td, &r->spec) : 0;
 	if (err) {
-		rec_warn("cannot read the tracepoint formats from tracefs: %s: tracepoint fields "
-			 "will not decode on the host", tp_strerror(err));
+		if (!r->o.quiet)	/* -q: errors only, as the other warnings */
+			rec_warn("cannot read the tracepoint formats from tracefs: %s: tracepoint "
+				 "fields will not decode on the host", tp_strerror(err));
 	} else if (fs.td.len) {
 		tp_feat__blob(&f, HEADER_TRACING_DATA, fs.td.buf, fs.td.len);
 		add(&f);
