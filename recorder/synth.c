@@ -26,9 +26,16 @@ static int emit(struct synth *s, int len)
 }
 
 /* the process vanished while we read it, or is not ours to read (perf skips both) */
+#define GONE_MASK (1ul << TP_ENOENT | 1ul << TP_ESRCH | 1ul << TP_EACCES | 1ul << TP_EPERM)
+_Static_assert(TP_ENOENT < 32 && TP_ESRCH < 32 && TP_EACCES < 32 && TP_EPERM < 32,
+	       "gone() tests a 32-bit mask");
+
 static bool gone(long err)
 {
-	return err == -TP_ENOENT || err == -TP_ESRCH || err == -TP_EACCES || err == -TP_EPERM;
+	/* one bit test instead of four compares (err > 0 wraps past 31: never gone) */
+	unsigned long e = (unsigned long)-err;
+
+	return e < 32 && (GONE_MASK >> e & 1);
 }
 
 /* ---- numeric entries of a /proc directory, streamed with getdents64 ---- */
