@@ -121,12 +121,11 @@ int tracing_data__build(struct tracing_data *td, const struct evlist_spec *l)
 	err = err ?: put_file(td, "events/header_page", true);
 	err = err ?: put(td, "header_event", 13);
 	err = err ?: put_file(td, "events/header_event", true);
-	err = err ?: put_u32(td, 0);   /* ftrace formats */
-
-	/* systems in first-use order, each with its events (a system used twice counts once);
-	 * their count goes in front, patched once they are written */
-	at = td->len;
-	err = err ?: put_u32(td, 0);
+	/* no ftrace formats (u32 0), then the systems in first-use order, each with its events (a
+	 * system used twice counts once); their count (u32) goes in front, patched once they are
+	 * written */
+	err = err ?: put(td, "\0\0\0\0\0\0\0", 8);
+	at = td->len - 4;
 	for (unsigned i = 0; i < l->nr && !err; i++) {
 		const struct evsel *e = &l->ev[i];
 		size_t n = sys_len(e->name);
