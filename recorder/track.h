@@ -102,7 +102,9 @@ struct track {
 	uint64_t type;			/* the sample_type of all ids, unless mixed */
 	bool mixed;			/* several sample_types: find each by its IDENTIFIER */
 	struct track_limits lim;
-	struct track_stats stats;	/* read it freely */
+	struct track_stats stats;	/* read it freely; counted in host builds only (the
+					 * unit tests): the device recorder never reads them,
+					 * so a CONFIG_REC_RECORD build leaves them 0 */
 	struct addrset *as;		/* sampled addresses for embedded symbols, or NULL */
 	uint8_t vdso_classes;		/* [vdso] maps seen: bit 0 below 4 GiB, bit 1 above
 					 * (kept with CONFIG_REC_EMBED_SYMBOLS only) */
