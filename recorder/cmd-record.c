@@ -242,7 +242,9 @@ static void reap(struct record *r, bool wait)
 
 static void loop(struct record *r)
 {
-	struct tp_pollfd pfd[REC_MAX_CPUS + 1];
+	/* static (loop runs once): no large stack frame to set up; the pair with choose_target's
+	 * online[] shrinks every target */
+	static struct tp_pollfd pfd[REC_MAX_CPUS + 1];
 	int64_t start = now_ms();
 	/* checkpoints a second apart: 32 bits of milliseconds, their difference modulo 2^32
 	 * (the loop comes round at least every second) */

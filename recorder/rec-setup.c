@@ -108,7 +108,7 @@ static int cpus_from_list(const char *list, int *cpus, unsigned max)
 
 static int choose_target(struct record *r)
 {
-	char online[256];
+	static char online[256];     /* static: see loop()'s pfd[] */
 	int n = -TP_EINVAL;
 	unsigned k;
 
