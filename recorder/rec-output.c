@@ -40,7 +40,8 @@ int rec_close_stream(struct record *r)
  * but a file gets the pipe-mode stream */
 int rec_open_output(struct record *r)
 {
-	struct tp_writer_attr wa[REC_MAX_EVSELS];
+	static struct tp_writer_attr wa[REC_MAX_EVSELS];	/* static: with cpus_from_list's mask[], no
+							 * frame to set up; no target grows */
 	struct tp_sink *sink = &r->sink.sink;
 	struct tp_hello hello;
 	char err[200];

@@ -95,7 +95,8 @@ static int add_tasks_of(struct record *r, int pid)
 /* "0-3,8" -> cpus[]; the count, or -errno */
 static int cpus_from_list(const char *list, int *cpus, unsigned max)
 {
-	uint64_t mask[REC_MAX_CPUS / 64];    /* cleared by cpulist__parse */
+	static uint64_t mask[REC_MAX_CPUS / 64];	/* cleared by cpulist__parse; static: see
+						 * rec_open_output's wa[] */
 	int n = 0;
 
 	if (cpulist__parse(list, mask, max, NULL) < 0)
