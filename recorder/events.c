@@ -80,7 +80,7 @@ static int modifiers(struct evsel *e, const char *m)
 /* "call-graph=no,period=1,freq=99" */
 static int terms(struct evsel *e, const char *t, size_t len)
 {
-	char buf[96];
+	static char buf[96];	/* static: armv7 sets up a smaller frame, no target grows */
 	char *p = buf;
 
 	if (len >= sizeof(buf))
