@@ -158,10 +158,12 @@ static int open_events(struct record *r)
 	}
 	if (e)
 		return 1;
-	if ((r->el.notes & EVL_FELL_BACK_CPU_CLOCK) && !r->o.quiet)
-		rec_warn("no hardware 'cycles' event here (no PMU): using cpu-clock");
-	if ((r->el.notes & EVL_EXCLUDED_KERNEL) && !r->o.quiet)
-		rec_warn("kernel.perf_event_paranoid >= 2: recording user space only");
+	if (!r->o.quiet) {
+		if (r->el.notes & EVL_FELL_BACK_CPU_CLOCK)
+			rec_warn("no hardware 'cycles' event here (no PMU): using cpu-clock");
+		if (r->el.notes & EVL_EXCLUDED_KERNEL)
+			rec_warn("kernel.perf_event_paranoid >= 2: recording user space only");
+	}
 	r->el.backward = rec_overwrite(r);
 	if (evlist__mmap(&r->el, r->o.mmap_pages))
 		return 1;
