@@ -15,6 +15,8 @@
 #define BOUNCE_SIZE 65536
 
 static struct record rec;          /* one run per process; signal handlers reach it here */
+/* .bss as rec: zero pages taken only when touched, like an anonymous map, with no call */
+static _Alignas(8) uint8_t bounce[BOUNCE_SIZE];
 static int sig_pipe[2] = { -1, -1 };
 static volatile int stop_signal;
 static volatile int switch_signal;	/* SIGUSR2 with --switch-output */
@@ -350,7 +352,6 @@ int cmd_record(int argc, char **argv)
 	struct record *r = &rec;
 	char err[160];
 	int e;
-	long addr;
 
 	r->envp = tp_environ;	/* rec starts zeroed, as static storage: one run per process */
 	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err));
@@ -367,11 +368,7 @@ int cmd_record(int argc, char **argv)
 	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) && flight__init(r)))
 		return 1;
 	r->fl.emit = emit;
-	addr = sys_mmap(NULL, BOUNCE_SIZE, TP_PROT_READ | TP_PROT_WRITE,
-			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
-	if (addr < 0 && addr > -4096)
-		return rec_fail("out of memory");
-	r->bounce = (uint8_t *)addr;
+	r->bounce = bounce;
 	if (IS_ENABLED(CONFIG_REC_FLIGHT))	/* how snapshots read the rings (flight.c) */
 		r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, r->bounce };
 	arena__init(&r->arena, 0);
