@@ -190,7 +190,7 @@ static void drain(struct record *r)
 	 * every other local from %ebp beyond one-byte offsets (one drain at a time: no signal
 	 * handler drains) */
 	static uint64_t heads[REC_MAX_CPUS];
-	struct ring_ops ops = { tree_pre, rec_write_out, r, r->bounce };	/* then on_record */
+	struct ring_ops ops = { tree_pre, rec_write_out, r, bounce };	/* then on_record */
 	uint64_t pos;
 	bool any = false, bad;
 
@@ -368,9 +368,8 @@ int cmd_record(int argc, char **argv)
 	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) && flight__init(r)))
 		return 1;
 	r->fl.emit = emit;
-	r->bounce = bounce;
 	if (IS_ENABLED(CONFIG_REC_FLIGHT))	/* how snapshots read the rings (flight.c) */
-		r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, r->bounce };
+		r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, bounce };
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
 		return rec_fail("out of memory");

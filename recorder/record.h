@@ -40,7 +40,6 @@ struct record {
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;
 	int exit_status;
-	uint8_t *bounce;
 	char **argv;               /* tinyperf's own, for CMDLINE */
 	int argc;
 	char **envp;
