@@ -56,11 +56,12 @@ static int elf_open(struct elf *e)
 	return 0;
 }
 
-/* program header i: f[TP_PH_TYPE..TP_PH_ALIGN] */
+/* program header i: f[TP_PH_TYPE..TP_PH_ALIGN] (i < 256 times a 16-bit phentsize fits 32
+ * bits: no 64-bit multiply on 32-bit targets) */
 static int elf_phdr(const struct elf *e, unsigned i, uint64_t *f)
 {
 	uint8_t p[56];
-	int err = elf_read(e, p, TP_ELF_PHDR_MIN(e->is64), e->phoff + (uint64_t)i * e->phentsize);
+	int err = elf_read(e, p, TP_ELF_PHDR_MIN(e->is64), e->phoff + i * e->phentsize);
 
 	if (!err)
 		tp_elf_fields(p, e->is64, e->be, TP_PH_TYPE, 6, f);
