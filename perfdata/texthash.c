@@ -38,8 +38,8 @@ static uint64_t fnv_2u64le(uint64_t h, uint64_t x, uint64_t y)
 uint64_t tp_text_hash(const void *elf, size_t len)
 {
 	const uint8_t *p = elf;
-	uint64_t f[TP_PH_ALIGN + 1], start, end, h;
-	size_t phoff;
+	uint64_t f[TP_PH_ALIGN + 1], h;
+	size_t phoff, start, end;
 	bool is64, be;
 
 	/* (without program headers there is no segment to find either) */
@@ -54,16 +54,16 @@ uint64_t tp_text_hash(const void *elf, size_t len)
 		tp_elf_fields(p + phoff + i * (size_t)f[TP_EH_PHENTSIZE], is64, be, TP_PH_TYPE, 5, f);
 		if (f[TP_PH_TYPE] != PT_LOAD || !(f[TP_PH_FLAGS] & PF_X))
 			continue;
-		start = f[TP_PH_OFFSET];
-		end = f[TP_PH_FILESZ];
-		if (start > len || end > len - start)
+		if (f[TP_PH_OFFSET] > len || f[TP_PH_FILESZ] > len - f[TP_PH_OFFSET])
 			return 0;
-		end += start;
-		if (start < f[TP_EH_EHSIZE])
-			start = f[TP_EH_EHSIZE];
+		/* within len from here: size_t arithmetic (the header size is 16-bit) */
+		start = (size_t)f[TP_PH_OFFSET];
+		end = start + (size_t)f[TP_PH_FILESZ];
+		if (start < (size_t)f[TP_EH_EHSIZE])
+			start = (size_t)f[TP_EH_EHSIZE];
 		h = fnv_2u64le(FNV64_BASIS, f[TP_PH_VADDR], f[TP_PH_FILESZ]);
 		if (start < end)
-			h = fnv_bytes(h, p + start, (size_t)(end - start));
+			h = fnv_bytes(h, p + start, end - start);
 		return h ? h : 1;
 	}
 	return 0;
