@@ -1,6 +1,7 @@
 /* tp_text_hash(): FNV-1a 64 over the first executable load segment (the contract is in
  * texthash.h). Parses the ELF itself, byte by byte, so it runs on the device over an mmapped
  * file of any class and byte order without alignment assumptions. */
+#include "libc-shim/shim.h"
 #include "perfdata/elf-field.h"
 #include "perfdata/texthash.h"
 
@@ -27,10 +28,15 @@ static uint64_t fnv_2u64le(uint64_t h, uint64_t x, uint64_t y)
 {
 	uint8_t b[16];
 
-	for (unsigned i = 0; i < 16; i++, x >>= 8) {
-		if (i == 8)
-			x = y;
-		b[i] = (uint8_t)x;
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {	/* already in that order */
+		memcpy(b, &x, 8);
+		memcpy(b + 8, &y, 8);
+	} else {
+		for (unsigned i = 0; i < 16; i++, x >>= 8) {
+			if (i == 8)
+				x = y;
+			b[i] = (uint8_t)x;
+		}
 	}
 	return fnv_bytes(h, b, 16);
 }
