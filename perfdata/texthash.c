@@ -28,16 +28,12 @@ static uint64_t fnv_2u64le(uint64_t h, uint64_t x, uint64_t y)
 {
 	uint8_t b[16];
 
-	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {	/* already in that order */
-		memcpy(b, &x, 8);
-		memcpy(b + 8, &y, 8);
-	} else {
-		for (unsigned i = 0; i < 16; i++, x >>= 8) {
-			if (i == 8)
-				x = y;
-			b[i] = (uint8_t)x;
-		}
+	if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) {
+		x = __builtin_bswap64(x);
+		y = __builtin_bswap64(y);
 	}
+	memcpy(b, &x, 8);
+	memcpy(b + 8, &y, 8);
 	return fnv_bytes(h, b, 16);
 }
 
