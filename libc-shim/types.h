@@ -48,13 +48,7 @@ static inline uint32_t tp_get32(const void *p)
 	return ((const struct tp_un32 *)p)->v;
 }
 
-/* MIPS32 has no unaligned 64-bit load: an inline copy is four lwl/lwr (16 bytes), a call
- * two instructions, so there it is out of line (unused: not every file reads one) */
-#if defined(__mips__) && !defined(__mips64)	/* MIPS64 has ldl/ldr */
-static __attribute__((noinline, unused)) uint64_t tp_get64(const void *p)
-#else
 static inline uint64_t tp_get64(const void *p)
-#endif
 {
 	return ((const struct tp_un64 *)p)->v;
 }
