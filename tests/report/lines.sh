@@ -210,18 +210,25 @@ if "$PERF" record -q -N -e cpu-clock -c 500000 -g -o "$tmp/graph2.data" -- "$wl"
 	"$tp" report --children --sort dso,srcline -g none -i "$tmp/graph2.data" 2>/dev/null |
 		awk -v wl="$(basename "$wl")" '$1 ~ /%$/ && $3 == wl { print $1 " " $4 }' |
 		sort >"$tmp/got.ch"
-	if grep -q "inline-wl.c:$body1" "$tmp/want.ch" && cmp -s "$tmp/want.ch" "$tmp/got.ch"; then
+	# (step's body: its loop line gets no sample in some runs, its multiply line all of them)
+	if grep -q "inline-wl.c:\($body1\|$body2\)\$" "$tmp/want.ch" &&
+	   cmp -s "$tmp/want.ch" "$tmp/got.ch"; then
 		ok "graph: report --children -s dso,srcline: each workload line's children = its share in perf script's stacks ($(wc -l <"$tmp/got.ch") lines)"
 	else
 		fail "graph: report --children -s dso,srcline: want '$(head -n 3 "$tmp/want.ch" | tr '\n' ';')', got '$(head -n 3 "$tmp/got.ch" | tr '\n' ';')'"
 	fi
 
 	# graphs with file:line: perf report -g srcline, the workload's frames
-	"$PERF" report --stdio --no-children --sort sym -g srcline -i "$tmp/graph2.data" 2>/dev/null |
-		grep 'inline-wl\.c:' >"$tmp/p.gl"
+	"$PERF" report --stdio --no-children --sort sym -g srcline -i "$tmp/graph2.data" \
+		2>/dev/null >"$tmp/p.glall"
+	grep 'inline-wl\.c:' "$tmp/p.glall" >"$tmp/p.gl"
 	"$tp" report --no-children --sort sym -g srcline -i "$tmp/graph2.data" 2>/dev/null >"$tmp/t.glall"
 	grep 'inline-wl\.c:' "$tmp/t.glall" >"$tmp/t.gl"
-	if [ -s "$tmp/p.gl" ] && cmp -s "$tmp/p.gl" "$tmp/t.gl"; then
+	# When every sample of walk is on one line (step's multiply: its loop line gets none in
+	# some runs), perf prints walk's one chain from its caller's caller on, with no line of
+	# the workload: then both print a graph and neither has a workload line.
+	if cmp -s "$tmp/p.gl" "$tmp/t.gl" && { [ -s "$tmp/p.gl" ] ||
+	   { grep -q '^ *---' "$tmp/p.glall" && grep -q '^ *---' "$tmp/t.glall"; }; }; then
 		ok "graph: report -g srcline: the workload's graph lines (\"walk inline-wl.c:N\") = perf's ($(wc -l <"$tmp/p.gl"))"
 	else
 		fail "graph: report -g srcline: $(diff "$tmp/p.gl" "$tmp/t.gl" | head -n 4 | tr '\n' ' ')"
