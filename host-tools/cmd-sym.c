@@ -247,6 +247,9 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 			if (d->kernel && cs->auto_kallsyms)
 				fprintf(f, ", the running kernel's (the recording does not "
 					"identify its kernel)\n");
+			else if (in->embedded && d->problem)
+				/* a file on the host was refused first: say which, and why */
+				fprintf(f, ", %s; not used: %s\n", verify_str(in->verify), d->problem);
 			else
 				fprintf(f, ", %s\n", verify_str(in->verify));
 			break;

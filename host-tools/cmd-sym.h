@@ -98,7 +98,9 @@ bool cmd_sym__has_frame_filter(const struct cmd_sym *cs);
 const char *cmd_sym__event_name(const struct tp_attr *a, char *buf, size_t size);
 
 /* "# <dso>: symtab from <file>, build-id verified" / "...: samples unresolved" for every DSO
- * that samples landed in, sorted by name; prefix starts each line */
+ * that samples landed in, sorted by name; prefix starts each line. A DSO resolved from the
+ * recording's embedded symbols after a file on the host was refused names that file too:
+ * "...: dynsym from the recording (embedded), text hash verified; not used: <why>" */
 void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix);
 /* "# symbols from the recording (embedded): libhot.so, [kernel.kallsyms] - ..." when some
  * DSO was resolved from the symbols embedded in the recording; nothing otherwise */

@@ -3,8 +3,9 @@
 # sysroot, no build-id cache and another kernel" (the binaries moved away, an empty HOME, and
 # an empty --symfs, under which the host never uses its own kernel) still name the library
 # function and the kernel functions, as Linux perf names them with everything present; the
-# header says where they came from; a sysroot still wins; streams and flight snapshots carry
-# them; --no-embed-symbols leaves them out (and then the same report shows raw addresses).
+# header says where they came from; a sysroot still wins, a rebuilt copy in it is refused
+# and named; streams and flight snapshots carry them; --no-embed-symbols leaves them out
+# (and then the same report shows raw addresses).
 #   run.sh RECORDER HOST_TINYPERF [WORKDIR]        (about 15 s)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -295,6 +296,25 @@ if syms sysroot.txt libhot.so | grep -qx static_hot &&
 else
 	fail "sysroot: $(grep "libhot" sysroot.txt | head -3) / $(syms sysroot.txt libhot.so)"
 fi
+
+# ---- a rebuilt copy in the sysroot is refused, named, and the embedded symbols used -----
+mkdir -p "rebuilt$work/dev"
+$cc $cflags -O2 -fPIC -shared -Wl,--build-id -o "rebuilt$work/dev/libhot.so" hot.c
+mv dev/app dev/libhot.so moved/
+HOME="$work/home" "$host" report -i hidden.data --stdio --no-children \
+	--symfs "$work/rebuilt" >rebuilt.txt 2>rebuilt.err
+mv moved/app moved/libhot.so dev/
+line=$(grep "^#   $work/dev/libhot.so: " rebuilt.txt)
+case $line in
+*"from the recording (embedded), build-id verified; not used: build-id mismatch for $work/rebuilt$work/dev/libhot.so"*)
+	if syms rebuilt.txt libhot.so | grep -qx hot_function; then
+		ok "a rebuilt libhot.so in the sysroot is refused and named; hot_function from the recording: ${line#\#   }"
+	else
+		fail "rebuilt sysroot: hot_function not named: $(syms rebuilt.txt libhot.so | tr '\n' ' ')"
+	fi;;
+*)
+	fail "rebuilt sysroot: expected its refusal and the embedded symbols, got '$line'";;
+esac
 
 # ---- an unstripped static program ---------------------------------------------------
 cp static-app dev/
