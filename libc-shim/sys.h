@@ -60,6 +60,7 @@ long sys_getppid(void);
 long sys_getuid(void);
 long sys_fork(void);            /* clone(SIGCHLD) where there is no fork */
 long sys_execve(const char *path, char *const argv[], char *const envp[]);
+long sys_memfd_create(const char *name, unsigned flags);     /* Linux 3.17 */
 long sys_wait4(int pid, int *status, int options, void *rusage);
 long sys_kill(int pid, int sig);
 long sys_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);

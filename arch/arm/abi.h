@@ -51,6 +51,7 @@
 #define TP_NR_dup3		358
 #define TP_NR_pipe2		359
 #define TP_NR_perf_event_open	364
+#define TP_NR_memfd_create	385
 #define TP_NR_accept4		366
 #define TP_NR_clock_gettime64	403
 

@@ -202,6 +202,8 @@
 #define TP_MS_BIND	4096
 
 /* ---- memory (asm-generic/mman-common.h) ---- */
+#define TP_MFD_CLOEXEC	0x01	/* memfd_create (uapi/linux/memfd.h) */
+#define TP_MFD_EXEC	0x10	/* Linux 6.3: executable, said so (else a warning) */
 #define TP_PROT_NONE	0
 #define TP_PROT_READ	1
 #define TP_PROT_WRITE	2

@@ -49,6 +49,7 @@
 #define TP_NR_execve		221
 #define TP_NR_mmap		222
 #define TP_NR_perf_event_open	241
+#define TP_NR_memfd_create	279
 #define TP_NR_accept4		242
 #define TP_NR_wait4		260
 

@@ -45,6 +45,7 @@
 #define TP_NR_dup3		330
 #define TP_NR_pipe2		331
 #define TP_NR_perf_event_open	336
+#define TP_NR_memfd_create	356
 #define TP_NR_socket		359
 #define TP_NR_bind		361
 #define TP_NR_connect		362

@@ -51,6 +51,7 @@
 #define TP_NR_dup3		4327
 #define TP_NR_pipe2		4328
 #define TP_NR_perf_event_open	4333
+#define TP_NR_memfd_create	4354
 #define TP_NR_accept4		4334
 #define TP_NR_clock_gettime64	4403
 

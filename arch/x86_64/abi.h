@@ -50,5 +50,6 @@
 #define TP_NR_dup3		292
 #define TP_NR_pipe2		293
 #define TP_NR_perf_event_open	298
+#define TP_NR_memfd_create	319
 
 #endif

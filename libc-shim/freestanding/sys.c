@@ -191,6 +191,11 @@ ARCH_SYSCALL_WRAPPER long sys_execve(const char *path, char *const argv[], char 
 	return my_syscall(TP_NR_execve, path, argv, envp);
 }
 
+ARCH_SYSCALL_WRAPPER long sys_memfd_create(const char *name, unsigned flags)
+{
+	return my_syscall(TP_NR_memfd_create, name, flags);
+}
+
 ARCH_SYSCALL_WRAPPER long sys_wait4(int pid, int *status, int options, void *rusage)
 {
 	return my_syscall(TP_NR_wait4, pid, status, options, rusage);

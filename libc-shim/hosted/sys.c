@@ -218,6 +218,11 @@ long sys_execve(const char *path, char *const argv[], char *const envp[])
 	return ret(syscall(TP_NR_execve, path, argv, envp));
 }
 
+long sys_memfd_create(const char *name, unsigned flags)
+{
+	return ret(syscall(TP_NR_memfd_create, name, flags));
+}
+
 long sys_wait4(int pid, int *status, int options, void *rusage)
 {
 	/* the kernel's struct rusage: {long sec, long usec} times, as sys_getrusage_maxrss_kb */

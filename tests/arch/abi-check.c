@@ -41,7 +41,7 @@ static void check_syscalls(report_fn *report)
 	NR(getppid); NR(execve); NR(wait4); NR(kill); NR(prctl); NR(exit_group); NR(uname);
 	NR(getrusage); NR(nanosleep); NR(ppoll); NR(rt_sigaction);
 	NR(rt_sigprocmask); NR(rt_sigreturn); NR(socket); NR(connect); NR(bind); NR(listen);
-	NR(accept4); NR(setsockopt); NR(shutdown); NR(perf_event_open);
+	NR(accept4); NR(setsockopt); NR(shutdown); NR(perf_event_open); NR(memfd_create);
 #if defined(SYS_clock_gettime)
 	NR(clock_gettime);
 #elif defined(SYS_clock_gettime32)	/* musl's name on 32-bit arches */

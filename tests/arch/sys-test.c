@@ -206,6 +206,7 @@ static void test_mmap(void)
 	long fd, a = sys_mmap(NULL, len, TP_PROT_READ | TP_PROT_WRITE,
 			      TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	unsigned char *p;
+	char mb[8] = "";
 	bool good = true;
 
 	if (!TRUE("mmap anonymous", !is_err(a), a))
@@ -235,6 +236,23 @@ static void test_mmap(void)
 	   -TP_EINVAL);
 	sys_close((int)fd);
 	sys_unlinkat(TP_AT_FDCWD, path("map"), 0);
+	/* a memory file (the packed recorder's unpacking): sized, written through a shared map,
+	 * read back by pread, close-on-exec */
+	fd = sys_memfd_create("tp-test", TP_MFD_CLOEXEC);
+	if (!TRUE("memfd_create", fd >= 0, fd))
+		return;
+	EQ("memfd: fcntl F_GETFD has FD_CLOEXEC", sys_fcntl((int)fd, TP_F_GETFD, 0), TP_FD_CLOEXEC);
+	EQ("memfd: ftruncate", sys_ftruncate((int)fd, (uint64_t)env->page_size), 0);
+	a = sys_mmap(NULL, (size_t)env->page_size, TP_PROT_READ | TP_PROT_WRITE, TP_MAP_SHARED,
+		     (int)fd, 0);
+	if (TRUE("memfd: mmap shared", !is_err(a), a)) {
+		memcpy((char *)a + 100, "memfd", 5);
+		sys_munmap((void *)a, (size_t)env->page_size);
+		EQ("memfd: pread sees the map's write", sys_pread((int)fd, mb, 5, 100), 5);
+		EQ("memfd: data", memcmp(mb, "memfd", 5), 0);
+	}
+	EQ("memfd: size", sys_lseek((int)fd, 0, TP_SEEK_END), (long long)env->page_size);
+	sys_close((int)fd);
 }
 
 /* ---- processes and signals ---- */
