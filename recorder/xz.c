@@ -446,6 +446,14 @@ static long lzma2(struct xz_work *w, const uint8_t *in, size_t len, size_t *used
 	return (long)z.pos;
 }
 
+long xz__lzma2(struct xz_work *w, const uint8_t *in, size_t len, uint8_t *out, size_t out_len)
+{
+	size_t used;
+	long n = lzma2(w, in, len, &used, out, out_len);
+
+	return n >= 0 && used != len ? BAD : n;
+}
+
 /* ---- blocks ---- */
 
 /* the block at in[*pos], before the index, into out[0, room): its uncompressed size or <0 */

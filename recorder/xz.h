@@ -1,4 +1,5 @@
-/* A one-shot .xz decoder for MiniDebugInfo (.gnu_debugdata), written from the public .xz file
+/* A one-shot .xz decoder for MiniDebugInfo (.gnu_debugdata) and, as raw LZMA2, for the packed
+ * recorder's payload (recorder/pack/unpack.c), written from the public .xz file
  * format specification (1.1.0/1.2.0) and the LZMA/LZMA2 descriptions: one stream (trailing
  * stream padding allowed), its blocks with the LZMA2 filter only (no BCJ, no delta), checks
  * none, CRC32 and CRC64 (verified), the stream's index read first so the caller can size its
@@ -26,5 +27,10 @@ struct xz_work {
 long xz__size(const uint8_t *in, size_t len);
 /* decode it whole into out (out_len >= xz__size()): the bytes written, or <0 */
 long xz__decode(struct xz_work *w, const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
+
+/* a raw LZMA2 stream (xz --format=raw --lzma2=...: its chunks and their end mark, nothing
+ * else, no check) that is all of in[0, len), into out[0, out_len): the bytes written, or <0.
+ * The packed recorder's first stage (recorder/pack/unpack.c) decodes its payload with it. */
+long xz__lzma2(struct xz_work *w, const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
 
 #endif

@@ -1,6 +1,7 @@
 /* tests for the recorder's one-shot .xz decoder (recorder/xz.c), with Debian's xz as the peer:
  * streams it makes (-0, -9e, --check=crc32/crc64/none, several blocks, incompressible data in
- * stored chunks, empty input) decode to the exact input; corrupt and truncated ones (every
+ * stored chunks, empty input, raw LZMA2 as the packed recorder's payload) decode to the exact
+ * input; corrupt and truncated ones (every
  * truncation, every single-bit flip of a small stream) are refused without a crash (run under
  * ASan); sizes past XZ_OUT_MAX are refused from the index. Needs xz(1) in PATH.
  * Prints [OK]/[FAIL] per case and "test-rec-xz: N passed, N failed". */
@@ -180,6 +181,44 @@ static void garbage(void)
 	free(in);
 }
 
+/* a raw LZMA2 stream (the packed recorder's payload): decodes exactly into an exactly sized
+ * buffer; every truncation, a byte past its end, and a buffer one byte short are refused */
+static void raw(const char *name, const char *args, size_t n, bool noise)
+{
+	uint8_t *in = make_input(n, noise), *z, *out = malloc(n + 1), *t;
+	size_t z_len = 0, bad = 0;
+	long got;
+
+	z = run_xz(args, in, n, &z_len);
+	if (!z) {
+		check(name, false, "xz %s failed", args);
+		free(out);
+		free(in);
+		return;
+	}
+	got = xz__lzma2(&work, z, z_len, out, n);
+	check(name, got == (long)n && !memcmp(out, in, n), "%zu -> %zu bytes (%s): got %ld", n,
+	      z_len, args, got);
+	for (size_t cut = 0; cut < z_len; cut++) {
+		t = malloc(cut ? cut : 1);
+		memcpy(t, z, cut);
+		if (xz__lzma2(&work, t, cut, out, n) >= 0)
+			bad++;
+		free(t);
+	}
+	t = malloc(z_len + 1);
+	memcpy(t, z, z_len);
+	t[z_len] = 0;
+	check("raw: every truncation, a byte past the end, a short buffer: refused",
+	      !bad && xz__lzma2(&work, t, z_len + 1, out, n) == -TP_EBADMSG &&
+	      (!n || xz__lzma2(&work, z, z_len, out, n - 1) == -TP_EBADMSG),
+	      "%zu truncations decoded", bad);
+	free(t);
+	free(z);
+	free(out);
+	free(in);
+}
+
 int main(void)
 {
 	uint8_t *out, *z;
@@ -199,6 +238,10 @@ int main(void)
 	corrupt("-6 --check=crc32");
 	corrupt("-0 --check=crc64");
 	garbage();
+	raw("raw LZMA2, lc=1 lp=2 pb=2 (the packed recorder's), 60 KiB",
+	    "--format=raw --lzma2=preset=9e,lc=1,lp=2,pb=2", 60000, false);
+	raw("raw LZMA2, preset 9e, noise: stored chunks, 40 KiB", "--format=raw --lzma2=preset=9e",
+	    40000, true);
 
 	/* SHA-256 is a valid check this decoder does not have: a distinct error */
 	z = make_input(1000, false);
