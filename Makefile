@@ -63,11 +63,11 @@ ifneq ($(filter host host-install host-tests,$(MAKECMDGOALS)),)
   -include $(autoconf)
 endif
 
-all: $(objtree)/tinyperf
+all: $(objtree)/tinyperf $(if $(CONFIG_REC_PACK),$(objtree)/tinyperf.packed)
 # the outputs by their short names, wherever O= puts them
-tinyperf tinyperf.stripped: %: $(objtree)/%
+tinyperf tinyperf.stripped tinyperf.packed: %: $(objtree)/%
 	@:
-.PHONY: all tinyperf tinyperf.stripped
+.PHONY: all tinyperf tinyperf.stripped tinyperf.packed
 
 # ---------------------------------------------------------------------------------------
 # Kconfig (kconfig-frontends 4.11: --silentoldconfig writes auto.conf and autoconf.h)
@@ -278,6 +278,25 @@ $(objtree)/tinyperf.stripped: $(objtree)/tinyperf
 	$(quiet) STRIP $(notdir $@)
 	$(Q)$(STRIP) -R .comment -o $@ $<
 
+# CONFIG_REC_PACK: tinyperf.packed, the stripped recorder as a raw LZMA2 payload behind
+# recorder/pack/unpack.c, which decodes it into a memory file and executes that
+$(obj)/pack/tinyperf.xz: $(objtree)/tinyperf.stripped $(autoheader)
+	$(quiet) XZ $(patsubst $(objtree)/%,%,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)command -v xz >/dev/null || { echo "tinyperf: CONFIG_REC_PACK needs xz: install xz-utils (or say N to REC_PACK in make menuconfig)" >&2; exit 1; }
+	$(Q)xz --format=raw --lzma2=$(call qstrip,$(CONFIG_ARCH_PACK_XZ)) -c $< > $@
+
+$(obj)/pack/payload.o: $(srctree)/recorder/pack/payload.S $(obj)/pack/tinyperf.xz
+	$(quiet) AS $(patsubst $(srctree)/%,%,$<)
+	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -DTP_PAYLOAD='"$(obj)/pack/tinyperf.xz"' \
+		-DTP_PAYLOAD_SIZE=$$(stat -c %s $(objtree)/tinyperf.stripped) -c -o $@ $<
+
+$(objtree)/tinyperf.packed: $(call src2obj,$(srctree)/recorder/pack/unpack.c $(srctree)/recorder/xz.c) \
+		$(obj)/pack/payload.o $(shim-obj) $(flags-stamp)
+	$(quiet) LD $(patsubst $(objtree)/%,%,$@)
+	$(Q)$(call link,$(filter %.o,$^))
+	$(Q)$(STRIP) -R .comment $@
+
 # tests/arch: one program exercising every syscall wrapper and barrier; tests/dev: the ring
 # reader and the writer. Both built per target and run natively and under qemu-user.
 arch-test-src := $(filter-out $(srctree)/tests/arch/abi-check.c,$(wildcard $(srctree)/tests/arch/*.c)) \
@@ -302,10 +321,11 @@ test-arch: $(objtree)/test-bin/arch-test $(objtree)/test-bin/test-dev
 	$(Q)echo "-- $(QEMU_USER)"; $(QEMU_USER) $< && $(QEMU_USER) $(objtree)/test-bin/test-dev
 .PHONY: test-arch
 
-install: $(objtree)/tinyperf
+# packed (CONFIG_REC_PACK), both install tinyperf.packed: it is the file meant for the device
+install: $(objtree)/$(if $(CONFIG_REC_PACK),tinyperf.packed,tinyperf)
 	$(INSTALL) -D -m 0755 $< $(DESTDIR)$(BINDIR)/tinyperf
 
-install-strip: $(objtree)/tinyperf.stripped
+install-strip: $(objtree)/$(if $(CONFIG_REC_PACK),tinyperf.packed,tinyperf.stripped)
 	$(INSTALL) -D -m 0755 $< $(DESTDIR)$(BINDIR)/tinyperf
 
 uninstall:
@@ -346,7 +366,7 @@ check-full:
 
 clean:
 	rm -rf $(objtree)/obj $(objtree)/host-obj* $(objtree)/test-bin $(objtree)/host $(objtree)/host-san \
-		$(objtree)/tinyperf $(objtree)/tinyperf.stripped
+		$(objtree)/tinyperf $(objtree)/tinyperf.stripped $(objtree)/tinyperf.packed
 
 distclean mrproper: clean
 	rm -rf $(objtree)/.config $(objtree)/.config.old $(objtree)/include/config \
@@ -366,6 +386,8 @@ help:
 	@echo '  host               - the host toolchain for this machine: $$O/host/tinyperf'
 	@echo '  install            - install the recorder into $$DESTDIR$$PREFIX/bin (unstripped)'
 	@echo '  install-strip      - the same, stripped'
+	@echo '  tinyperf.packed    - the stripped recorder xz-packed (REC_PACK=y: built by all, and'
+	@echo '                       what both installs install)'
 	@echo '  host-install       - install the host toolchain into $$DESTDIR$$PREFIX/bin'
 	@echo '  test-arch          - run tests/arch for this .config (qemu-user when foreign)'
 	@echo '  clean distclean    - remove outputs / outputs and configuration'

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Where a recorder build's bytes go, for size work: the code bytes of each source file (from
 # the DWARF line table, objdump --dwarf=decodedline; code LTO inlined elsewhere counts for
-# the file it came from), .text, .rodata and the stripped file against its budget. Several
+# the file it came from), .text, .rodata and the stripped file (or, packed, the packed file)
+# against its budget. Several
 # builds print side by side.
 #   bench/size.sh BUILD_DIR...     e.g. bench/size.sh out/qemu-*-core-freestanding
 # A BUILD_DIR is an O= directory of the recorder (tinyperf with its debug info, and
@@ -34,9 +35,13 @@ for d in "$@"; do
 		awk -v c="$col" 'NR > 1 && f != "-" && $1 > a && $1 - a < 65536 { b[f] += $1 - a }
 			{ a = $1; f = $2 }
 			END { for (k in b) printf "%s\t%s\t%d\n", c, k, b[k] }' >>"$work/all"
-	size -A "$d/tinyperf" | awk -v c="$col" -v s="$(stat -c %s "$d/tinyperf.stripped")" -v bud=$budget '
+	# packed (CONFIG_REC_PACK): the budget is the packed file's, the device's file
+	p=0
+	grep -q '^CONFIG_REC_PACK=y' "$d/.config" 2>/dev/null && p=$(stat -c %s "$d/tinyperf.packed" 2>/dev/null || echo 0)
+	size -A "$d/tinyperf" | awk -v c="$col" -v s="$(stat -c %s "$d/tinyperf.stripped")" -v p="$p" -v bud=$budget '
 		$1 == ".text" { t = $2 } $1 == ".rodata" { r = $2 }
 		END { printf "%s\t~.text\t%d\n%s\t~.rodata\t%d\n%s\t~stripped file\t%d\n", c, t, c, r, c, s
+		      if (p) { printf "%s\t~packed file\t%d\n", c, p; s = p }
 		      printf "%s\t~budget\t%d\n%s\t~cut to fit (%% of file)\t%.1f\n", c, bud, c, (s > bud ? (s - bud) * 100 / s : 0) }' \
 		>>"$work/all"
 done
@@ -53,6 +58,7 @@ awk -F '\t' -v cols="$cols" '
 		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
 			if (tot[key[j]] > tot[key[i]]) { t = key[i]; key[i] = key[j]; key[j] = t }
 		key[++m] = "~.text"; key[++m] = "~.rodata"; key[++m] = "~stripped file"
+		if (("~packed file", c[1]) in v) key[++m] = "~packed file"
 		key[++m] = "~budget"; key[++m] = "~cut to fit (% of file)"
 		for (i = 1; i <= m; i++) {
 			name = key[i]; sub(/^~/, "", name)

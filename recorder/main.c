@@ -38,12 +38,34 @@ int cmd_version(int argc, char **argv)
 	return 0;
 }
 
+/* Packed (recorder/pack/unpack.c), this program was unpacked into a memory file, run as
+ * /proc/self/fd/N, or into $DIR/.tinyperf-unpacked-PID, which is this process's to remove.
+ * Exec named the process after that file: take the name it was started by, as exec would. */
+static void packed_start(const char *argv0)
+{
+	const char *fn = (const char *)tp_getauxval(TP_AT_EXECFN), *base;
+	char mine[40];
+	size_t n, m;
+
+	if (argv0) {
+		base = strrchr(argv0, '/');
+		sys_prctl(TP_PR_SET_NAME, (unsigned long)(base ? base + 1 : argv0), 0, 0, 0);
+	}
+	if (!fn)
+		return;
+	m = (size_t)tp_snprintf(mine, sizeof(mine), "/.tinyperf-unpacked-%d", (int)sys_getpid());
+	n = strlen(fn);
+	if (n > m && !strcmp(fn + n - m, mine))
+		sys_unlinkat(TP_AT_FDCWD, fn, 0);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
 	(void)envp;
-
+	if (IS_ENABLED(CONFIG_REC_PACK))
+		packed_start(argv[0]);
 	if (!name) {
 		usage(2);
 		return 2;

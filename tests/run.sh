@@ -105,6 +105,8 @@ part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 	a=$?
 	T_NAME=record-i386-musl RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-i386-musl/tinyperf" "$2/record-i386"
 	[ $a -eq 0 ] && [ $? -eq 0 ]' sh "$src" "$out"
+part "packed recorder (x86_64 core): memory file, \$TMPDIR, errors" \
+	"$src/tests/pack/run.sh" "$out/qemu-x86_64-core-freestanding" "$out/pack"
 part "host tools + unit tests, built with ASan/UBSan" \
 	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"

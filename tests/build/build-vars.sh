@@ -1,7 +1,8 @@
 #!/bin/sh
 # The build honours what Buildroot and Yocto pass: CC/CFLAGS/LDFLAGS from the command line and
 # from the environment (mandatory flags kept apart), V=1, O= (the source tree stays clean),
-# install with DESTDIR/PREFIX (unstripped) and install-strip, savedefconfig into O=.
+# install with DESTDIR/PREFIX (unstripped) and install-strip, savedefconfig into O=, and with
+# CONFIG_REC_PACK the packed recorder installed.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 T_NAME=build-vars
@@ -46,6 +47,16 @@ else
 fi
 m savedefconfig >/dev/null
 check "savedefconfig writes O=/defconfig" cmp -s "$tmp/o/defconfig" "$src/boards/qemu-armv7_defconfig"
+# packed (CONFIG_REC_PACK): install puts tinyperf.packed in place (it runs in features.sh, qemu/)
+echo CONFIG_REC_PACK=y >"$tmp/pack.config"
+m qemu-armv7_defconfig KCONFIG_FRAGMENTS="$tmp/pack.config" >/dev/null
+m install DESTDIR="$tmp/root3" PREFIX=/usr >/dev/null 2>&1
+if cmp -s "$tmp/root3/usr/bin/tinyperf" "$tmp/o/tinyperf.packed" &&
+   [ "$(stat -c %s "$tmp/o/tinyperf.packed")" -lt "$(stat -c %s "$tmp/o/tinyperf.stripped")" ]; then
+	ok "REC_PACK=y: install puts tinyperf.packed in place ($(stat -c %s "$tmp/o/tinyperf.packed") bytes, stripped $(stat -c %s "$tmp/o/tinyperf.stripped"))"
+else
+	fail "REC_PACK=y install: $(ls -l "$tmp/root3/usr/bin" "$tmp/o" 2>&1 | tr '\n' ' ' | head -c 300)"
+fi
 after=$(cd "$src" && git status --porcelain --ignored 2>/dev/null | grep '^[?!][?!] ' | grep -v ' out/' | sort)
 expect_eq "an O= build leaves the source tree as it was" "$before" "$after"
 

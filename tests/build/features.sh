@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every optional feature of recorder/Kconfig switched off (and the off-by-default ones on),
+# Every optional feature of recorder/Kconfig switched off (and the off-by-default ones on,
+# the packed recorder among them, which must record as well),
 # with LTO, without, and at -O0 (CFLAGS=-O0, as a debug build sets it): each configuration
 # links (a call into a left-out file must fold away in every case), records /bin/true into a perf.data that Linux perf reads, and refuses the
 # options of what it left out with one line. x86_64 freestanding, run natively.
@@ -27,7 +28,7 @@ one() {
 		case $lto in y) how="LTO"; set -- ;; n) how="no LTO"; set -- ;;
 		O0) how="-O0"; set -- CFLAGS="-O0 -g" ;; esac
 		if ! make -s -C "$src" O="$o" qemu-x86_64_defconfig KCONFIG_FRAGMENTS="$o/frag.config" \
-			>"$o/build.log" 2>&1 || ! make -s -C "$src" O="$o" "$@" tinyperf >>"$o/build.log" 2>&1; then
+			>"$o/build.log" 2>&1 || ! make -s -C "$src" O="$o" "$@" all >>"$o/build.log" 2>&1; then
 			fail "$name, $how: build: $(grep -m 2 -e error -e undefined "$o/build.log" | tr '\n' ' ')"
 			continue
 		fi
@@ -38,6 +39,18 @@ one() {
 			fail "$name, $how: record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
 			continue
 		fi
+		# packed (CONFIG_REC_PACK): the file for the device unpacks the same recorder
+		packed=""
+		if [ -e "$o/tinyperf.packed" ]; then
+			"$o/tinyperf.packed" record -q -e cpu-clock -o "$o/p.data" -- /bin/true 2>"$o/rec.err"
+			rc=$?
+			if [ $rc -ne 0 ] || ! perf report --stdio -i "$o/p.data" >/dev/null 2>"$o/report.err" ||
+			   [ -s "$o/report.err" ]; then
+				fail "$name, $how: tinyperf.packed record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
+				continue
+			fi
+			packed=", packed $(stat -c %s "$o/tinyperf.packed") bytes records too"
+		fi
 		if [ -n "$refused" ]; then
 			"$o/tinyperf" record "$refused" -a -o "$o/x.data" >/dev/null 2>"$o/off.err"
 			rc=$?
@@ -46,7 +59,7 @@ one() {
 				continue
 			fi
 		fi
-		ok "$name, $how: links ($(stat -c %s "$o/tinyperf") bytes), records, perf reads it${refused:+, $refused refused}"
+		ok "$name, $how: links ($(stat -c %s "$o/tinyperf") bytes), records, perf reads it${refused:+, $refused refused}$packed"
 	done
 }
 
@@ -62,5 +75,6 @@ one bare "# CONFIG_REC_TRACEPOINTS is not set
 # CONFIG_REC_EMBED_SYMBOLS is not set
 # CONFIG_REC_FLIGHT is not set" "--switch-output"
 one extras "CONFIG_REC_EMBED_MINIDEBUGINFO=y
-CONFIG_REC_BUILDID_CACHE=y" ""
+CONFIG_REC_BUILDID_CACHE=y
+CONFIG_REC_PACK=y" ""
 done_tests

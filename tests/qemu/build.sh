@@ -4,7 +4,8 @@
 # DIR/rec      the recorder, O= build of boards/CONFIG_defconfig + tests/configs/LIBC.config
 # DIR/sysroot  the unstripped binaries at their guest paths (/bin/tinyperf, /bin/spin ...):
 #              what the host symbolizes with
-# DIR/root     the same stripped (what the guest runs), plus /init
+# DIR/root     the same stripped (what the guest runs), plus /init and /bin/tinyperf-packed
+#              (the packed core recorder of tests/configs/core-freestanding.config)
 # Everything is incremental: a second run with nothing changed only runs make's checks.
 set -eu
 config=$1 libc=$2 wlflags=$3 dir=$4
@@ -23,6 +24,19 @@ if [ ! -f "$rec/.config" ] || [ "$src/boards/${config}_defconfig" -nt "$rec/.con
 fi
 $MAKE -C "$src" O="$rec" -j"$(nproc 2>/dev/null || echo 2)" tinyperf.stripped </dev/null >"$dir/make.log" 2>&1 ||
 	{ tail -n 20 "$dir/make.log" >&2; die "the recorder does not build (log: $dir/make.log)"; }
+
+# the packed core recorder (CONFIG_REC_PACK), where make sizes builds it: on a real kernel it
+# unpacks itself into a memory file and executes that
+pk=${MATRIX_OUT:-$src/out}/$config-core-freestanding
+pkfrag=$src/tests/configs/core-freestanding.config
+if [ ! -f "$pk/.config" ] || [ "$src/boards/${config}_defconfig" -nt "$pk/.config" ] ||
+   [ "$pkfrag" -nt "$pk/.config" ]; then
+	$MAKE -C "$src" O="$pk" "${config}_defconfig" KCONFIG_FRAGMENTS="$pkfrag" </dev/null >/dev/null ||
+		die "make ${config}_defconfig (core-freestanding) failed"
+fi
+$MAKE -C "$src" O="$pk" -j"$(nproc 2>/dev/null || echo 2)" all tinyperf.stripped </dev/null >"$dir/make-packed.log" 2>&1 ||
+	{ tail -n 20 "$dir/make-packed.log" >&2; die "the packed recorder does not build (log: $dir/make-packed.log)"; }
+cmp -s "$pk/tinyperf.packed" "$dir/root/bin/tinyperf-packed" || cp "$pk/tinyperf.packed" "$dir/root/bin/tinyperf-packed"
 
 # the cross compiler the recorder was built with: from .config, never re-derived here
 cross=$(sed -n 's/^CONFIG_ARCH_CROSS_COMPILE="\(.*\)"$/\1/p' "$rec/.config")

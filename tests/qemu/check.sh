@@ -319,6 +319,8 @@ check_board() {
 			C_TRACE=FAIL
 		fi
 	fi
+	# the packed core recorder: unpacked into a memory file and executed by this kernel
+	check_recording packed "$cbd_f/packed.data" "leaf|mid"
 	for cbd_ev in $B_EVENTS; do
 		if check_recording "$cbd_ev" "$cbd_f/$cbd_ev.data" "leaf|mid"; then
 			cbd_e=$(rep_event "$cbd_f/$cbd_ev.data")

@@ -8,6 +8,7 @@
 #   sysc-g       per-task, -g, getppid loop: kernel time vport
 #   spin-a       system-wide -a -g while spin runs       vport
 #   sched        sched:sched_switch tracepoint, -g       vport
+#   packed       spin -g by the packed core recorder     vport
 #   cycles       the PMU's cycles, -g (B_EVENTS)         vport
 #   serial-con   spin -g framed on the console UART, which the kernel writes too (messages
 #                injected through /dev/kmsg meanwhile)   console
@@ -21,6 +22,7 @@ guest_steps() {
 	echo "run sysc-g $gs_r -e cpu-clock -g -F 999 -o /out/sysc-g.data -- /bin/sysc 0.7"
 	echo "run spin-a $gs_r -e cpu-clock -a -g -F 999 -o /out/spin-a.data -- /bin/spin 1"
 	echo "run sched $gs_r -e sched:sched_switch -g -o /out/sched.data -- /bin/forkexec 20"
+	echo "run packed /bin/tinyperf-packed record -e cpu-clock -g -F 999 -o /out/packed.data -- /bin/spin 0.5"
 	for gs_ev in $B_EVENTS; do
 		echo "run $gs_ev $gs_r -e $gs_ev -g -o /out/$gs_ev.data -- /bin/spin 0.7"
 	done
