@@ -236,6 +236,7 @@
 #define TP_AT_PLATFORM	15
 #define TP_AT_HWCAP	16
 #define TP_AT_HWCAP2	26
+#define TP_AT_SECURE	23
 #define TP_AT_EXECFN	31
 
 /* ---- time and polling ---- */

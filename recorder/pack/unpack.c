@@ -6,7 +6,8 @@
  * file (before Linux 3.17, a kernel without tmpfs, vm.memfd_noexec = 2, no /proc), it goes
  * into $TMPDIR, /tmp or /dev/shm as .tinyperf-unpacked-PID, which the recorder removes as it
  * starts (main.c). The recorder also names itself after argv[0]: exec names a process after
- * the file's basename, here a descriptor number or that file.
+ * the file's basename, here a descriptor number or that file. Setuid or with file
+ * capabilities, it refuses to run: they would not carry over to the file it executes.
  * Only raw writes here: the formatter and the error texts would double this program's size. */
 #include "libc-shim/shim.h"
 #include "recorder/xz.h"
@@ -69,6 +70,13 @@ int main(int argc, char **argv, char **envp)
 	long fd, r, mem_err;
 
 	(void)argc;
+	/* setuid, or file capabilities: exec would not give them to the unpacked recorder, and
+	 * a privileged program must not execute a file from a $TMPDIR its caller chose */
+	if (tp_getauxval(TP_AT_SECURE)) {
+		say("tinyperf: a packed recorder cannot run setuid or with file capabilities (the "
+		    "unpacked recorder would not get them): install the unpacked tinyperf\n");
+		return 127;
+	}
 	/* MFD_EXEC says what the file is for (Linux 6.3 warns without it); older kernels
 	 * refuse the flag they do not know */
 	fd = sys_memfd_create("tinyperf", TP_MFD_CLOEXEC | TP_MFD_EXEC);

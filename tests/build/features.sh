@@ -14,6 +14,17 @@ mkdir -p "$work"
 export TP_DL_DIR="${TP_DL_DIR:-$src/out/dl}"
 export TINYPERF_KSYMS_CACHE=
 
+# record_true BINARY (in $o): records /bin/true into a file Linux perf reads without a word
+record_true() {
+	"$o/$1" record -q -e cpu-clock -o "$o/$1.data" -- /bin/true 2>"$o/rec.err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! perf report --stdio -i "$o/$1.data" >/dev/null 2>"$o/report.err" ||
+	   [ -s "$o/report.err" ]; then
+		fail "$name, $how: $1 record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
+		return 1
+	fi
+}
+
 # NAME "OPTION-LINES" "A LONG OPTION THE BUILD MUST REFUSE, or nothing"
 one() {
 	name=$1 lines=$2 refused=$3
@@ -32,23 +43,11 @@ one() {
 			fail "$name, $how: build: $(grep -m 2 -e error -e undefined "$o/build.log" | tr '\n' ' ')"
 			continue
 		fi
-		"$o/tinyperf" record -q -e cpu-clock -o "$o/t.data" -- /bin/true 2>"$o/rec.err"
-		rc=$?
-		if [ $rc -ne 0 ] || ! perf report --stdio -i "$o/t.data" >/dev/null 2>"$o/report.err" ||
-		   [ -s "$o/report.err" ]; then
-			fail "$name, $how: record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
-			continue
-		fi
+		record_true tinyperf || continue
 		# packed (CONFIG_REC_PACK): the file for the device unpacks the same recorder
 		packed=""
 		if [ -e "$o/tinyperf.packed" ]; then
-			"$o/tinyperf.packed" record -q -e cpu-clock -o "$o/p.data" -- /bin/true 2>"$o/rec.err"
-			rc=$?
-			if [ $rc -ne 0 ] || ! perf report --stdio -i "$o/p.data" >/dev/null 2>"$o/report.err" ||
-			   [ -s "$o/report.err" ]; then
-				fail "$name, $how: tinyperf.packed record -- /bin/true exited $rc, perf report: $(head -c 200 "$o/rec.err" "$o/report.err" | tr '\n' ' ')"
-				continue
-			fi
+			record_true tinyperf.packed || continue
 			packed=", packed $(stat -c %s "$o/tinyperf.packed") bytes records too"
 		fi
 		if [ -n "$refused" ]; then

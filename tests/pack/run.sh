@@ -4,7 +4,7 @@
 #   it runs from a memory file (/proc/PID/exe: /memfd:tinyperf) under its own name (comm);
 #   without a usable memory file (vm.memfd_noexec = 2 on Linux 6.3+, else /proc unmounted)
 #   it runs from $TMPDIR/.tinyperf-unpacked-PID, which is gone once it started;
-#   with neither, and with a corrupt payload, one line saying what to do, exit 127.
+#   with neither, setuid, and with a corrupt payload, one line saying what to do, exit 127.
 # The mount and pid namespaces (unshare) keep every change to this test.
 #   run.sh BUILD_DIR [WORKDIR]   (BUILD_DIR: an O= build with CONFIG_REC_PACK=y, x86)
 set -u
@@ -100,6 +100,24 @@ if [ $rc -eq 127 ] && [ "$(wc -l <"$work/none.err")" -eq 1 ] &&
 else
 	fail "nowhere to unpack: exit $rc, '$(cat "$work/none.err" "$work/none.out")'"
 fi
+
+# ---- setuid: refused (the unpacked recorder would run without the privilege; and a root
+# program must not execute a file from the caller's $TMPDIR) ----
+sd=$(mktemp -d /tmp/tinyperf-suid.XXXXXX)
+chmod 755 "$sd"
+cp "$pk" "$sd/tp-packed" && chmod 4755 "$sd/tp-packed"
+case ,$(findmnt -no OPTIONS -T "$sd"), in
+*,nosuid,*)
+	echo "(setuid: $sd is on a nosuid mount here, not checked)" ;;
+*)
+	TMPDIR="$work/tmpdir" setpriv --reuid=65534 --regid=65534 --clear-groups "$sd/tp-packed" --version \
+		>"$work/suid.out" 2>"$work/suid.err"
+	rc=$?
+	expect_eq "setuid root, run by uid 65534: refused, exit 127, one line" \
+		"127:tinyperf: a packed recorder cannot run setuid or with file capabilities (the unpacked recorder would not get them): install the unpacked tinyperf" \
+		"$rc:$(cat "$work/suid.err" "$work/suid.out")" ;;
+esac
+rm -rf "$sd"
 
 # ---- a corrupt payload ----
 python3 - "$pk" "$o/obj/pack/tinyperf.xz" "$work/corrupt" <<'EOF'
