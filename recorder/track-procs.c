@@ -266,6 +266,7 @@ void track__end_round(struct track *t)
 	struct track_proc *p;
 
 	t->round++;
+	track_later__retry(t, false);
 	while ((p = list_first(&t->zombies)) && t->round - p->exit_round >= 2)
 		proc_free(t, p);
 }
@@ -276,5 +277,6 @@ void track__forget_procs(struct track *t)
 
 	while ((p = list_first(&t->lru)) || (p = list_first(&t->zombies)))
 		proc_free(t, p);
+	t->nr_later = 0;
 	dsos__sweep(&t->dsos);
 }

@@ -70,6 +70,10 @@ void track_maps__clear(struct track *t, struct track_proc *p);
 void track_maps__insert(struct track *t, struct track_proc *p, uint64_t start, uint64_t end,
 			uint32_t dso, uint32_t pgoff);
 
+/* the addresses waiting for their mapping looked up again; kept one more round unless
+ * final (track.c) */
+void track_later__retry(struct track *t, bool final);
+
 /* pid's process, or NULL; found, it becomes the most recently used */
 struct track_proc *track_procs__find(struct track *t, uint32_t pid);
 /* pid's process, created if new; NULL when out of memory */

@@ -145,7 +145,8 @@ static int on_mmap(struct track *t, uint16_t misc, const uint8_t *b, size_t len,
 }
 
 
-static void mark(struct track *t, struct track_proc *p, uint64_t addr,
+/* addr's DSO hit: false when no mapping of p holds it */
+static bool mark(struct track *t, struct track_proc *p, uint64_t addr,
 		 const struct track_map **cache)
 {
 	const struct track_map *m = *cache;
@@ -153,10 +154,8 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 	if (!m || addr < m->start || addr >= m->end) {
 		uint32_t i = p ? track_maps__first_after(p, addr) : 0;
 
-		if (!p || i == p->nr || p->maps[i].start > addr) {
-			count(&t->stats.unresolved);
-			return;
-		}
+		if (!p || i == p->nr || p->maps[i].start > addr)
+			return false;
 		*cache = m = &p->maps[i];
 	}
 	t->dsos.v[m->dso].hit = true;
@@ -172,10 +171,11 @@ static void mark(struct track *t, struct track_proc *p, uint64_t addr,
 					     ksyms_cache__find(t->kc, addr)))
 			t->kmax = addr;
 	}
+	return true;
 }
 
-static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, unsigned mode,
-				  uint64_t addr)
+static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, uint32_t pid,
+				  unsigned mode, uint64_t addr)
 {
 	const struct track_map **cache = &t->last_user;
 
@@ -185,7 +185,27 @@ static TP_NOINLINE void mark_mode(struct track *t, struct track_proc *p, unsigne
 	} else if (mode != PERF_RECORD_MISC_USER) {
 		return;
 	}
-	mark(t, p, addr, cache);
+	if (mark(t, p, addr, cache))
+		return;
+	count(&t->stats.unresolved);
+	if (mode == PERF_RECORD_MISC_USER && t->nr_later < TRACK_LATER)
+		t->later[t->nr_later++] = (struct track_later){ addr, pid, t->round };
+}
+
+void track_later__retry(struct track *t, bool final)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->nr_later; i++) {
+		const struct track_later *l = &t->later[i];
+		const struct track_map *m = NULL;
+
+		if (mark(t, track_procs__find(t, l->pid), l->addr, &m))
+			count(&t->stats.late);
+		else if (!final && t->round - l->round < 2)
+			t->later[n++] = *l;
+	}
+	t->nr_later = n;
 }
 
 /* the same pid, cpumode, ip and callchain as the sample before (then remembered): true if
@@ -261,7 +281,7 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 	if (repeats(t, pid, mode, ip, p, nr))
 		return 0;
 	if (type & PERF_SAMPLE_IP)
-		mark_mode(t, proc, mode, ip);
+		mark_mode(t, proc, pid, mode, ip);
 	for (; nr--; p += 8) {
 		x = tp_get64(p);
 		if (x >= PERF_CONTEXT_MAX) {	/* its high half all ones: the low one tells */
@@ -270,7 +290,7 @@ static int on_sample(struct track *t, uint16_t misc, const uint8_t *b, size_t le
 			mode = c == (uint32_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
 			       c == (uint32_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : 0;
 		} else {
-			mark_mode(t, proc, mode, x);
+			mark_mode(t, proc, pid, mode, x);
 		}
 	}
 	return 0;
@@ -322,6 +342,7 @@ void track__reset_hits(struct track *t)
 
 int track__for_each_hit_dso(struct track *t, track_dso_cb cb, void *ctx)
 {
+	track_later__retry(t, true);	/* the last rounds' */
 	for (uint32_t i = 0; i < t->dsos.nr; i++) {
 		struct dso *d = &t->dsos.v[i];
 		int r;

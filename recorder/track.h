@@ -46,6 +46,14 @@
 struct ksyms_cache;
 
 #define TRACK_MEMO	128	/* callchain entries the repeat check compares */
+#define TRACK_LATER	32	/* user addresses waiting for their mapping */
+
+/* a user address no mapping held when its sample was read: its MMAP2 may be in another
+ * CPU's ring, read after this one in the same pass or the next */
+struct track_later {
+	uint64_t addr;
+	uint32_t pid, round;
+};
 
 struct track_limits {
 	uint32_t max_procs, max_maps, max_dsos, max_ids;
@@ -55,6 +63,7 @@ struct track_stats {
 	uint64_t samples;		/* SAMPLE records seen */
 	uint64_t unresolved;		/* sample and callchain addresses in no known mapping (a
 					 * sample repeating the one before is not looked at again) */
+	uint64_t late;			/* of those, user ones a mapping read later resolved */
 	uint64_t bad;			/* records too short or malformed, samples of unknown ids */
 	uint64_t procs_evicted;
 	uint64_t maps_dropped;
@@ -113,6 +122,8 @@ struct track {
 	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
 	bool kmods;			/* a module address was */
 	uint64_t memo[TRACK_MEMO];	/* the callchain of the memo (the first fields) */
+	struct track_later later[TRACK_LATER];
+	uint32_t nr_later;
 };
 
 /* lim may be NULL (defaults). Tables are allocated here: 0 or -TP_ENOMEM. */
@@ -130,7 +141,10 @@ int track__add_id(struct track *t, uint64_t id, uint64_t sample_type);
 int track__record(struct track *t, const struct perf_event_header *h);
 
 /* After each pass over all the rings (where the writer's FINISHED_ROUND goes): processes
- * that exited two rounds ago are released. */
+ * that exited two rounds ago are released, and user addresses no mapping held when their
+ * sample was read are looked up again (up to TRACK_LATER of them, for two rounds: records
+ * from several CPUs' rings arrive out of order across one round boundary, a sample before
+ * the MMAP2 of its library when the process moved to another CPU in between). */
 void track__end_round(struct track *t);
 
 /* Every process forgotten, its memory back to the pools, and the DSOs nothing maps and

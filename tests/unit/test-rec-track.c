@@ -101,6 +101,29 @@ static void test_lifecycle(void)
 	      "expected 1 more unresolved and 1 process, got +%llu and %u",
 	      (unsigned long long)(t.stats.unresolved - u), t.nr_procs);
 
+	/* a sample read before its library's MMAP2 (that went to another CPU's ring, read
+	 * later): resolved at the end of the round or of the next one, not after */
+	u = t.stats.late;
+	sample(&t, PERF_RECORD_MISC_USER, 1000, 0xc00100, NULL, 0);
+	round_end(&t);
+	mmap2(&t, 1000, 0xc00000, 0x10000, 8, "/fake/late");
+	round_end(&t);
+	check("track: a sample read before its MMAP2 hits it at the next round's end",
+	      t.stats.late == u + 1 && has_line(hits(&t), "u /fake/late"), "late +%llu, hits:\n%s",
+	      (unsigned long long)(t.stats.late - u), hitbuf);
+	sample(&t, PERF_RECORD_MISC_USER, 1000, 0xd00100, NULL, 0);
+	round_end(&t);
+	round_end(&t);
+	mmap2(&t, 1000, 0xd00000, 0x10000, 9, "/fake/never");
+	check("track: ... but not two rounds later", !has_line(hits(&t), "u /fake/never"),
+	      "hits:\n%s", hitbuf);
+	/* a child's sample read before its FORK: resolved through the parent's maps */
+	mmap2(&t, 1000, 0xe00000, 0x10000, 10, "/fake/forked");
+	sample(&t, PERF_RECORD_MISC_USER, 1002, 0xe00100, NULL, 0);
+	task(&t, PERF_RECORD_FORK, 1002, 1000, 1002);
+	check("track: a sample read before its process's FORK hits at the end",
+	      has_line(hits(&t), "u /fake/forked"), "hits:\n%s", hitbuf);
+
 	/* build-id from MMAP2 */
 	uint8_t id[20] = { 1, 2, 3 };
 	struct tp_mmap2 m = { .pid = 1000, .tid = 1000, .addr = 0x900000, .len = 0x1000,
