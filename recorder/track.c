@@ -334,6 +334,7 @@ void track__mark_all(struct track *t)
 void track__reset_hits(struct track *t)
 {
 	t->memo_ok = false;
+	t->nr_later = 0;	/* the addresses of the samples before belong to those */
 	for (uint32_t i = 0; i < t->dsos.nr; i++)
 		t->dsos.v[i].hit = false;
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && t->as)
