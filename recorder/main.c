@@ -2,6 +2,7 @@
  * Each command lives in its own cmd-*.c; this file only dispatches. */
 #include "libc-shim/shim.h"
 #include "recorder/cmd.h"
+#include "recorder/pack/unpack.h"
 
 static const struct tp_cmd commands[] = {
 	{ "record", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_record : NULL,
@@ -53,7 +54,7 @@ static void packed_start(const char *argv0)
 	}
 	if (!fn)
 		return;
-	m = (size_t)tp_snprintf(mine, sizeof(mine), "/.tinyperf-unpacked-%d", (int)sys_getpid());
+	m = (size_t)tp_snprintf(mine, sizeof(mine), TP_UNPACKED_NAME "%d", (int)sys_getpid());
 	n = strlen(fn);
 	if (n > m && !strcmp(fn + n - m, mine))
 		sys_unlinkat(TP_AT_FDCWD, fn, 0);

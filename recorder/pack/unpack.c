@@ -10,6 +10,7 @@
  * capabilities, it refuses to run: they would not carry over to the file it executes.
  * Only raw writes here: the formatter and the error texts would double this program's size. */
 #include "libc-shim/shim.h"
+#include "recorder/pack/unpack.h"
 #include "recorder/xz.h"
 
 extern const uint8_t tp_payload[], tp_payload_end[];
@@ -95,7 +96,7 @@ int main(int argc, char **argv, char **envp)
 		if (!strncmp(*e, "TMPDIR=", 7) && (*e)[7])
 			dirs[0] = *e + 7;
 	for (size_t i = 0; i < TP_ARRAY_SIZE(dirs) && r != -TP_EBADMSG; i++) {
-		if (!dirs[i] || !join(path, dirs[i], "/.tinyperf-unpacked-", (unsigned long)sys_getpid()))
+		if (!dirs[i] || !join(path, dirs[i], TP_UNPACKED_NAME, (unsigned long)sys_getpid()))
 			continue;
 		sys_unlinkat(TP_AT_FDCWD, path, 0);	/* a crashed run's, of a process gone */
 		fd = sys_open(path, TP_O_RDWR | TP_O_CREAT | TP_O_EXCL | TP_O_CLOEXEC, 0700);
