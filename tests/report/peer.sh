@@ -101,8 +101,9 @@ totals() { # unit: "k" to print our exact counts as perf rounds them
 	awk -v unit="$1" '
 		/^# Samples: / {
 			n = $3; u = ""
-			if (unit == "k" && n + 0 > 1000000) { n = int(n / 1000000); u = "M" }
-			else if (unit == "k" && n + 0 > 1000) { n = int(n / 1000); u = "K" }
+			# divided by 1000 step by step, as perf does: 1000500 is "1000K", not "1M"
+			if (unit == "k" && n + 0 > 1000) { n = int(n / 1000); u = "K" }
+			if (unit == "k" && n + 0 > 1000) { n = int(n / 1000); u = "M" }
 			sub(/^.* of event /, ""); ev = $0; s = n u
 		}
 		/^# Event count \(approx\.\): / { print ev "\t" s "\t" $NF }' | sort

@@ -326,7 +326,14 @@ start_line ser2 --corrupt 0.001 --text-every 20 --seed $$
 "$rec" record $ev -F 100 -g -o "serial:$A,115200" -- "$wl/spin" 3 2>ser2-rec.err
 serial_check ser2 "serial 115200, 0.1% of bytes corrupted"
 f=$(ls ser2/*/*.data 2>/dev/null | head -n1)
-check "serial 0.1%: leaf on top of what arrived" [ "$(top_sym "$f")" = leaf ]
+# a frame of ~250 bytes is damaged 22 % of the time at 0.1 %, so both copies of the frame with
+# spin's MMAP2 are lost in about 1 run in 20: then its samples cannot resolve (the subset check
+# above counts them unresolved) and perf lists each address apart; leaf on top needs the map
+if [ -n "$f" ] && ! "$host" dump -i "$f" 2>/dev/null | grep -q "PERF_RECORD_MMAP2 .* r-xp $wl/spin\$"; then
+	ok "serial 0.1%: both copies of the frame with spin's MMAP2 were damaged: its samples stay unresolved, as the subset check allowed"
+else
+	check "serial 0.1%: leaf on top of what arrived" [ "$(top_sym "$f")" = leaf ]
+fi
 
 # text framing, for a console that cannot be made raw
 start_line ser3
