@@ -184,6 +184,14 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 	return false;
 }
 
+static int64_t now_ms(void)
+{
+	struct tp_timespec ts = { 0 };	/* LTO's -Wmaybe-uninitialized: the call may fail */
+
+	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
+	return ts.sec * 1000 + ts.nsec / 1000000;
+}
+
 static void drain(struct record *r)
 {
 	/* heads not on the stack: 2 KiB of u64 there make i386 realign its frame and address
@@ -207,10 +215,17 @@ static void drain(struct record *r)
 			ring__walk(g, g->prev, heads[i], &ops, &pos, &bad);
 	}
 	ops.record = on_record;
-	/* the heads were read after the exec: no COMM_EXEC up to them means it was lost (an
-	 * overrun ring), and from now on every sample of the command counts */
-	if (r->target == REC_TREE && r->root_exec == ~0ULL && r->wl.started)
-		r->root_exec = 0;
+	/* the heads were read after the exec; its close-on-exec EOF (wl.started) comes a moment
+	 * before its COMM_EXEC, though. None 100 ms on, or once the command is reaped, means it
+	 * was lost (an overrun ring), and from then on every sample of the command counts */
+	if (r->target == REC_TREE && r->root_exec == ~0ULL && r->wl.started) {
+		int64_t t = now_ms();
+
+		if (!r->exec_ms)
+			r->exec_ms = t;
+		if (t - r->exec_ms >= 100 || r->wl.pid == 0)
+			r->root_exec = 0;
+	}
 	for (unsigned i = 0; i < r->el.nr_rings && !r->write_err; i++)
 		if (ring__read_to(&r->el.rings[i], heads[i], &ops) > 0)
 			any = true;
@@ -218,14 +233,6 @@ static void drain(struct record *r)
 		if (tp_writer__finished_round(&r->w) && !r->write_err)
 			r->write_err = r->w.err;
 	}
-}
-
-static int64_t now_ms(void)
-{
-	struct tp_timespec ts = { 0 };	/* LTO's -Wmaybe-uninitialized: the call may fail */
-
-	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
-	return ts.sec * 1000 + ts.nsec / 1000000;
 }
 
 static void reap(struct record *r, bool wait)

@@ -31,6 +31,7 @@ struct record {
 	enum rec_target target;
 	uint32_t root;             /* the command's pid, 0 without a command */
 	uint64_t root_exec;        /* REC_TREE: the time of its exec (~0: not seen yet) */
+	int64_t exec_ms;           /* REC_TREE: when a drain first saw it exec'd (0: not yet) */
 	/* sample layout shared by every event: offsets into a SAMPLE record */
 	uint64_t sample_type;
 	unsigned off_tid, off_time;
