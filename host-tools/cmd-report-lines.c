@@ -1,6 +1,7 @@
 /* tinyperf report's source lines: the text perf's srcline sort key and `-g srcline` graphs
  * show for an address ("file.c:12"; without line info "sym+<offset>" or "dso[addr]"; no map
- * "??:0"), interned to the ids that tp_frame.line carries, each address looked up once. */
+ * "??:0"), interned to the ids that tp_frame.line carries, each address looked up once. The
+ * stand-ins carry TP_LINE_NOSRC: graphs show and merge those frames by function, as perf. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,8 +79,9 @@ static bool addr_eq(const void *p, uint32_t i)
 	return a->dso == k->dso && a->addr == k->addr;
 }
 
-/* perf's text for one address (map__srcline with its symbol and address shown) */
-static void compose(struct report *rp, struct tp_frame f, uint64_t addr, uint64_t off,
+/* perf's text for one address (map__srcline with its symbol and address shown); false when
+ * it is a stand-in, not a source line */
+static bool compose(struct report *rp, struct tp_frame f, uint64_t addr, uint64_t off,
 		    char *buf, size_t n)
 {
 	const struct tp_symres *r;
@@ -88,13 +90,13 @@ static void compose(struct report *rp, struct tp_frame f, uint64_t addr, uint64_
 
 	if (!f.dso) {
 		snprintf(buf, n, "??:0");
-		return;
+		return false;
 	}
 	r = tp_symcache__where(rp->cs.c, f.dso, addr);
 	if (r && r->file && r->line) {
 		file = strrchr(r->file, '/');
 		snprintf(buf, n, "%s:%u", file ? file + 1 : r->file, r->line);
-		return;
+		return true;
 	}
 	sym = tp_symcache__sym(rp->cs.c, f.sym);
 	if (sym->name && !sym->inlined)
@@ -102,6 +104,7 @@ static void compose(struct report *rp, struct tp_frame f, uint64_t addr, uint64_
 	else
 		snprintf(buf, n, "%s[%" PRIx64 "]", tp_symcache__dso(rp->cs.c, f.dso)->short_name,
 			 addr);
+	return false;
 }
 
 int report__line(struct report *rp, struct tp_frame *f, uint64_t addr, uint64_t off)
@@ -110,7 +113,7 @@ int report__line(struct report *rp, struct tp_frame *f, uint64_t addr, uint64_t 
 	uint32_t hv = tp_hash2(addr, f->dso);
 	struct tp_hslot *slot;
 	char buf[1024];
-	uint32_t id;
+	uint32_t id = 0;
 	int err;
 
 	if (f->dso && tp_symcache__sym(rp->cs.c, f->sym)->inlined)
@@ -119,8 +122,10 @@ int report__line(struct report *rp, struct tp_frame *f, uint64_t addr, uint64_t 
 		return -TP_ERR_NOMEM;
 	slot = tp_htab__probe(&rp->line_at_idx, hv, addr_eq, &k);
 	if (!slot->idx) {
-		compose(rp, *f, addr, off, buf, sizeof(buf));
+		bool src = compose(rp, *f, addr, off, buf, sizeof(buf));
+
 		err = intern(rp, buf, &id);
+		id |= src ? 0 : TP_LINE_NOSRC;
 		if (err || tp_grow((void **)&rp->line_at, &rp->cap_line_at, rp->nr_line_at + 1,
 				   sizeof(*rp->line_at)))
 			return -TP_ERR_NOMEM;
@@ -133,6 +138,7 @@ int report__line(struct report *rp, struct tp_frame *f, uint64_t addr, uint64_t 
 
 const char *report__line_text(const struct report *rp, uint32_t id)
 {
+	id &= ~TP_LINE_NOSRC;
 	return id && id < rp->nr_line_texts ? rp->line_texts[id] : "??:0";
 }
 

@@ -74,8 +74,10 @@ static const char *key_text(const struct report *rp, const struct tp_hentry *e, 
 static const char *frame_name(const struct report *rp, struct tp_frame f, char *buf, size_t n)
 {
 	const struct tp_csym *sym = tp_symcache__sym(rp->cs.c, f.sym);
-	/* -g srcline, --lines: "func file:line", as perf's callchain entries */
-	const char *line = rp->graph_lines && f.line ? report__line_text(rp, f.line) : NULL;
+	/* -g srcline, --lines: "func file:line", as perf's callchain entries ("func" alone
+	 * without line info) */
+	const char *line = rp->graph_lines && f.line && !(f.line & TP_LINE_NOSRC) ?
+			   report__line_text(rp, f.line) : NULL;
 
 	if (sym->name && sym->inlined)		/* --inline, as perf's callchain entries */
 		snprintf(buf, n, "%s%s%s (inlined)", sym->name, line ? " " : "", line ? line : "");

@@ -47,7 +47,9 @@ static uint32_t tchild(struct build *b, uint32_t parent, struct tp_frame f)
 	struct tp_hslot *slot;
 	struct tnode *n;
 
-	if (!b->h->conf.graph_lines)	/* one node per function, whatever its lines */
+	/* one node per function, whatever its lines; with them, a frame with no line is one node
+	 * per function too (two offsets in a kernel function are one node, as in perf) */
+	if (!b->h->conf.graph_lines || (f.line & TP_LINE_NOSRC))
 		f.line = 0;
 	k = (struct tkey){ b, parent, f.sym, f.line };
 	hv = tp_hash2(parent, ((uint64_t)f.line << 32) | f.sym);

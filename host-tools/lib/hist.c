@@ -437,7 +437,7 @@ static int sort_entries(struct tp_hist *h, bool by_children)
 			case TP_HKEY_PID: r[i].key[k] = (uint32_t)e->pid ^ 0x80000000u; break;
 			case TP_HKEY_TID: r[i].key[k] = (uint32_t)e->tid ^ 0x80000000u; break;
 			case TP_HKEY_CPU: r[i].key[k] = e->cpu; break;
-			case TP_HKEY_SRCLINE: r[i].key[k] = e->frame.line; break;
+			case TP_HKEY_SRCLINE: r[i].key[k] = e->frame.line & ~TP_LINE_NOSRC; break;
 			}
 		}
 	}

@@ -28,8 +28,13 @@ struct tp_frame {
 	uint32_t sym;
 	uint32_t dso;
 	char level;
-	uint32_t line;
+	uint32_t line;		/* an id the caller gives its source line; 0: none */
 };
+
+/* tp_frame.line with this bit: the id's text is no source line but a stand-in (perf's
+ * "sym+off" without line info). It is a srcline sort key of its own, but -g srcline graphs
+ * key such a frame by its function alone, as perf's callchains do (their srcline is none) */
+#define TP_LINE_NOSRC (1u << 31)
 
 enum tp_hkey {
 	TP_HKEY_COMM,

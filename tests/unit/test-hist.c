@@ -387,6 +387,27 @@ static void test_srcline(void)
 	       g->root.children[0].children[0].frames[0].line);
 	tp_cgraph__delete(g);
 	tp_hist__delete(h);
+
+	/* lines with no source (a kernel function's "sym+off"): by function in a graph, as
+	 * perf's callchains, whose srcline is none there; 300+221 and 300+261 are one root */
+	conf = (struct tp_hconf){ .nr_keys = 1, .keys = { TP_HKEY_SYM }, .paths = true,
+				  .graph_lines = true };
+	EXPECT(&c, "new", 0, tp_hist__new(&h, &conf));
+	add_lines(h, 30, (uint32_t[]){ 300, 200, 0 }, (uint32_t[]){ 5 | TP_LINE_NOSRC, 1 });
+	add_lines(h, 10, (uint32_t[]){ 300, 200, 0 }, (uint32_t[]){ 6 | TP_LINE_NOSRC, 1 });
+	EXPECT(&c, "finish", 0, tp_hist__finish(h, false));
+	e = tp_hist__entry(h, 0);
+	EXPECT(&c, "no-source lines: one entry for the symbol", 40, e->self);
+	EXPECT(&c, "graph", 0, tp_hist__callgraph(h, e, TP_CG_CALLEE, false, 0, &g));
+	EXPECT(&c, "no-source lines: one root", 1, g->root.nr_children);
+	EXPECT(&c, "no-source lines: the root holds all the weight", 40,
+	       g->root.children[0].total);
+	EXPECT(&c, "no-source lines: the root's frame has no line", 0,
+	       g->root.children[0].frames[0].line);
+	EXPECT(&c, "no-source lines: the caller keeps its line", 1,
+	       g->root.children[0].frames[1].line);
+	tp_cgraph__delete(g);
+	tp_hist__delete(h);
 	case_end(&c);
 }
 
