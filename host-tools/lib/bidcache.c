@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/bidcache-int.h"
-#include "host-tools/lib/debugpath.h"
+#include "host-tools/lib/path.h"
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/fsutil.h"
 

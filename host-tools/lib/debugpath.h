@@ -1,5 +1,5 @@
-/* Paths for the symbolizer's search: joining under a sysroot, hex build-ids, and an index of
- * the --debug-dir trees by file basename (built once, on first use). */
+/* The symbolizer's --debug-dir trees, indexed by file basename (built once, on first use);
+ * the path helpers it builds on are in path.h. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DEBUGPATH_H
 #define TINYPERF_HOST_TOOLS_LIB_DEBUGPATH_H
 
@@ -7,16 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* snprintf into buf[size]; returns 0, or -1 when the result was cut short */
-__attribute__((format(printf, 3, 4)))
-int tp_path_fmt(char *buf, size_t size, const char *fmt, ...);
-/* lowercase hex of id[0..len) into out (2 * len + 1 bytes) */
-void tp_hex(char *out, const uint8_t *id, size_t len);
-/* dirname of path into buf ("" for a path without '/' or in the root) */
-void tp_path_dirname(char *buf, size_t size, const char *path);
-const char *tp_path_basename(const char *path);
-/* is path an existing regular file (after symlinks)? */
-bool tp_path_is_file(const char *path);
+#include "host-tools/lib/path.h"
 
 struct tp_dd_entry {
 	const char *name;	/* basename */
