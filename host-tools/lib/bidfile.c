@@ -13,7 +13,7 @@
 #include "host-tools/lib/bidcache.h"
 #include "host-tools/lib/error.h"
 #include "host-tools/lib/fsutil.h"
-#include "host-tools/lib/symbolizer-int.h"
+#include "host-tools/lib/elfinfo.h"
 #include "perfdata/texthash.h"
 
 /* "ffffffff81000000 T _text": a hex address, a space, a type letter, a space */
@@ -43,10 +43,10 @@ static int identify_elf(int fd, struct tp_bidfile *f, const char **why)
 		*why = "not an executable, shared library, vmlinux or debug file";
 		goto out;
 	}
-	if (tp_symelf__has_code(elf)) {
+	if (tp_elf_has_code(elf)) {
 		f->kind = TP_BID_ELF;
-	} else if (tp_symelf__has_section(elf, ".symtab", true) ||
-		   tp_symelf__has_section(elf, ".debug_info", true)) {
+	} else if (tp_elf_has_section(elf, ".symtab", true) ||
+		   tp_elf_has_section(elf, ".debug_info", true)) {
 		f->kind = TP_BID_DEBUG;
 	} else {
 		*why = "neither code nor symbols";

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "host-tools/lib/debugpath.h"
+#include "host-tools/lib/elfinfo.h"
 #include "host-tools/lib/kallsyms.h"
 #include "host-tools/lib/symbolizer.h"
 #include "host-tools/lib/symtab.h"
@@ -140,8 +141,5 @@ int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t 
 /* symplt.c: perf's "name@plt" symbols over .plt where no symbol reaches, after the table is
  * finished; 0 or -TP_ERR_NOMEM */
 int tp_symplt__add(struct tp_symdso *dso, Elf *elf);
-/* ELF helpers shared with symfind.c */
-bool tp_symelf__has_section(Elf *elf, const char *name, bool need_bits);
-bool tp_symelf__has_code(Elf *elf);
 
 #endif

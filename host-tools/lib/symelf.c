@@ -12,53 +12,6 @@
 
 #define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
 
-bool tp_symelf__has_section(Elf *elf, const char *name, bool need_bits)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return !need_bits || (sh.sh_type != SHT_NOBITS && sh.sh_size);
-	}
-	return false;
-}
-
-bool tp_symelf__has_code(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	size_t i, n;
-	bool any = false;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		any = true;
-		if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_type != SHT_NOBITS && sh.sh_size)
-			return true;
-	}
-	if (any || elf_getphdrnum(elf, &n))
-		return false;
-	for (i = 0; i < n; i++) {	/* no section headers (sstrip): trust the segments */
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X) && ph.p_filesz)
-			return true;
-	}
-	return false;
-}
-
 /* objcopy --only-keep-debug zeroes p_offset of the segments whose bytes it dropped. A debug
  * file standing in for a missing main file gets them back on the assumption that the file was
  * laid out like memory from its first file-backed segment on (true of GNU ld and gold output;
@@ -184,7 +137,7 @@ static void set_source(struct tp_symbolizer *s, struct tp_symdso *dso, const cha
 		in->src = TP_SYMSRC_MINIDEBUGINFO;
 		in->sym_path = in->elf_path;
 	} else if (from_main) {
-		in->src = main_elf && tp_symelf__has_section(main_elf, ".symtab", true) ?
+		in->src = main_elf && tp_elf_has_section(main_elf, ".symtab", true) ?
 			  TP_SYMSRC_SYMTAB : TP_SYMSRC_DYNSYM;
 		in->sym_path = in->elf_path;
 	}

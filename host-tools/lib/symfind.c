@@ -105,15 +105,15 @@ static uint64_t elf_text_hash(Elf *elf)
 
 static bool useful(const struct finder *f, Elf *elf, bool *has_dwarf)
 {
-	bool symtab = tp_symelf__has_section(elf, ".symtab", true);
+	bool symtab = tp_elf_has_section(elf, ".symtab", true);
 
-	*has_dwarf = tp_symelf__has_section(elf, ".debug_info", true) ||
-		     tp_symelf__has_section(elf, ".zdebug_info", true);
+	*has_dwarf = tp_elf_has_section(elf, ".debug_info", true) ||
+		     tp_elf_has_section(elf, ".zdebug_info", true);
 	switch (f->role) {
-	case ROLE_MAIN: return tp_symelf__has_code(elf);
+	case ROLE_MAIN: return tp_elf_has_code(elf);
 	case ROLE_DEBUG: return symtab || *has_dwarf;
 	case ROLE_DEBUG_AS_MAIN: return symtab;
-	case ROLE_KERNEL: return symtab || tp_symelf__has_code(elf);
+	case ROLE_KERNEL: return symtab || tp_elf_has_code(elf);
 	}
 	return false;
 }
