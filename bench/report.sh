@@ -29,7 +29,7 @@ load() {
 	"$wl/sysc" "$secs" &
 	(while [ "$(date +%s)" -lt "$end" ]; do "$wl/forkexec" >/dev/null 2>&1; done) &
 	(while [ "$(date +%s)" -lt "$end" ]; do
-		for f in "$src"/host-tools/lib/*.c; do
+		for f in "$src"/host-tools/lib/*/*.c; do
 			[ "$(date +%s)" -lt "$end" ] || break
 			cc -O2 -I"$src" -DCONFIG_SHIM_HOSTED=1 -c -o /dev/null "$f" 2>/dev/null || true
 		done

@@ -1,5 +1,5 @@
 /* tinyperf archive: pack a recording with only the files its hit DSOs need, keyed by build-id
- * (host-tools/lib/archive.h), or unpack such an archive (or perf archive's) into a build-id
+ * (host-tools/lib/archive/archive.h), or unpack such an archive (or perf archive's) into a build-id
  * cache so the recording reports the same on another host. */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -13,8 +13,8 @@
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd-sym.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/archive.h"
-#include "host-tools/lib/error.h"
+#include "host-tools/lib/archive/archive.h"
+#include "host-tools/lib/common/error.h"
 
 struct arc {
 	const char *what;		/* the file messages are about */

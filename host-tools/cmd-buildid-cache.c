@@ -1,5 +1,5 @@
 /* tinyperf buildid-cache: fill, inspect and trim the build-id cache (perf's ~/.debug layout,
- * host-tools/lib/bidcache.h) — add binaries, debug files, vmlinux and kallsyms, list them with
+ * host-tools/lib/bidcache/bidcache.h) — add binaries, debug files, vmlinux and kallsyms, list them with
  * their sizes, evict by age or to a size limit, and tell what a perf.data needs that the
  * cache lacks. */
 #define _GNU_SOURCE
@@ -15,11 +15,11 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/bidcache.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/fsutil.h"
-#include "host-tools/lib/hits.h"
-#include "host-tools/lib/session.h"
+#include "host-tools/lib/bidcache/bidcache.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/archive/hits.h"
+#include "host-tools/lib/session/session.h"
 
 #define MAX_ARGS 256
 

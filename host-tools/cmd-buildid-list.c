@@ -6,7 +6,7 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/session.h"
+#include "host-tools/lib/session/session.h"
 
 static void usage(FILE *f)
 {

@@ -11,9 +11,9 @@
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd-sym.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/hist.h"
-#include "host-tools/lib/symdiff.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/agg/hist.h"
+#include "host-tools/lib/agg/symdiff.h"
 
 #define MAX_SYM_OPTS 64
 

@@ -9,8 +9,8 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/attrs.h"
-#include "host-tools/lib/error.h"
+#include "host-tools/lib/data/attrs.h"
+#include "host-tools/lib/common/error.h"
 
 static void usage(FILE *f)
 {

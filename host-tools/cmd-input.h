@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "host-tools/lib/input.h"
-#include "host-tools/lib/log.h"
-#include "host-tools/lib/reader.h"
+#include "host-tools/lib/data/input.h"
+#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/data/reader.h"
 
 struct cmd_input {
 	const char *cmd;		/* "dump" */

@@ -1,6 +1,6 @@
 /* 'tinyperf recv': receive what recorders stream (tinyperf record -o tcp://..., serial:...)
  * and save one regular perf.data per session, in a directory per device. One poll loop
- * serves every connection and line; the work is the library's (host-tools/lib/recv.h). */
+ * serves every connection and line; the work is the library's (host-tools/lib/recv/recv.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "host-tools/cmd.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/recv-io.h"
-#include "host-tools/lib/recv.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/recv/io.h"
+#include "host-tools/lib/recv/recv.h"
 #include "include/tinyperf/perf_data.h"
 
 #define MAX_INPUTS	260

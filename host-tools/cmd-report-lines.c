@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "host-tools/cmd-report.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/htab.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/htab.h"
 
 struct text_key {
 	const struct report *rp;

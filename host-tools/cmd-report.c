@@ -10,8 +10,8 @@
 
 #include "host-tools/cmd-report.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/htab.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/htab.h"
 
 
 static void usage(FILE *f)

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "host-tools/cmd-script.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/hist.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/agg/hist.h"
 
 /* ---- output: one buffer, formatted by hand where it is hot ---- */
 

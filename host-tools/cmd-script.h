@@ -9,7 +9,7 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd-sym.h"
-#include "host-tools/lib/tracefmt.h"
+#include "host-tools/lib/trace/trace.h"
 
 enum field {
 	F_COMM = 1 << 0, F_TID = 1 << 1, F_PID = 1 << 2, F_TIME = 1 << 3, F_CPU = 1 << 4,

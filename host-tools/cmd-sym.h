@@ -10,9 +10,9 @@
 #include <stdio.h>
 
 #include "host-tools/cmd-input.h"
-#include "host-tools/lib/hfilter.h"
-#include "host-tools/lib/session.h"
-#include "host-tools/lib/symcache.h"
+#include "host-tools/lib/agg/hfilter.h"
+#include "host-tools/lib/session/session.h"
+#include "host-tools/lib/frames/frames.h"
 
 #define CMD_SYM_MAX_DEBUG_DIRS 32
 

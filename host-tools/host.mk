@@ -14,10 +14,9 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 TP_HOST_LIBS := -ldw -lelf -larchive -lm
 
-host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*.c) \
+host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*/*.c) \
 	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
-	$(wildcard $(srctree)/libc-shim/hosted/*.c) \
-	$(wildcard $(srctree)/host-tools/lib/tar/*.c)	# the libarchive users (-larchive)
+	$(wildcard $(srctree)/libc-shim/hosted/*.c)
 host-objs := $(patsubst $(srctree)/%.c,$(host-obj)/%.o,$(host-src))
 
 $(host-obj)/%.o: $(srctree)/%.c

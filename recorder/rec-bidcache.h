@@ -1,6 +1,6 @@
 /* record --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE): at the end of a recording, the files
  * of the DSOs that got samples go into a build-id cache on the device, in perf's layout
- * (host-tools/lib/bidcache.h describes it), for boards with storage: the host then copies the
+ * (host-tools/lib/bidcache/bidcache.h describes it), for boards with storage: the host then copies the
  * directory (or runs tinyperf archive there) and reports from exactly what ran. */
 #ifndef TINYPERF_RECORDER_REC_BIDCACHE_H
 #define TINYPERF_RECORDER_REC_BIDCACHE_H

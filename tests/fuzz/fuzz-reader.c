@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/feature.h"
-#include "host-tools/lib/reader.h"
-#include "host-tools/lib/session.h"
+#include "host-tools/lib/data/feature.h"
+#include "host-tools/lib/data/reader.h"
+#include "host-tools/lib/session/session.h"
 
 static volatile uint64_t sink;
 

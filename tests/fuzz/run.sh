@@ -15,12 +15,12 @@ T_NAME=fuzz-reader
 
 mkdir -p "$out/corpus" || exit 1
 # the same sources as the host library build (host-tools/host.mk), without main and commands
-srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*.c "$src"/perfdata/*.c \
+srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perfdata/*.c \
 	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null)"
 # shellcheck disable=SC2086
 if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-o "$out/fuzz-reader" $srcs -ldw -lelf 2>"$out/build.log"; then
+	-o "$out/fuzz-reader" $srcs -ldw -lelf -larchive 2>"$out/build.log"; then
 	fail "build with $clang -fsanitize=fuzzer: $(grep -m1 -i error "$out/build.log")"
 	done_tests
 	exit 1

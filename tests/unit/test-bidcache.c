@@ -1,4 +1,4 @@
-/* Unit tests for the build-id cache (host-tools/lib/bidcache*.c, bidfile.c, fsutil.c): keys
+/* Unit tests for the build-id cache (host-tools/lib/bidcache*.c, bidcache/file.c, fsutil.c): keys
  * and the layout's paths, add/find/remove with links and copies, listing, LRU eviction to a
  * size and by age, two processes adding at once; the archive's unpacker refusing hostile
  * tars (built here with libarchive) and round-tripping a benign one; the diff's pairing of
@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "host-tools/lib/archive.h"
-#include "host-tools/lib/bidcache.h"
-#include "host-tools/lib/elfslim.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/fsutil.h"
-#include "host-tools/lib/symdiff.h"
+#include "host-tools/lib/archive/archive.h"
+#include "host-tools/lib/bidcache/bidcache.h"
+#include "host-tools/lib/archive/elfslim.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/agg/symdiff.h"
 #include "perfdata/texthash.h"
 
 #include <elfutils/libdwelf.h>

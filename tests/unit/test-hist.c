@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/hfilter.h"
-#include "host-tools/lib/hist.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/agg/hfilter.h"
+#include "host-tools/lib/agg/hist.h"
 #include "tests/unit/check.h"
 
 /* frames: symbol ids; the DSO of symbol s is s / 100 */

@@ -1,5 +1,5 @@
 /* tests for embedded symbols: the TP_FEAT_SYMTAB codec (perfdata/symtab.c) round trip in both
- * byte orders through the host's decoder (host-tools/lib/symembed.c), its checks on broken
+ * byte orders through the host's decoder (host-tools/lib/data/symembed.c), its checks on broken
  * sections, the encoder's size cap, and the recorder's bounded address set
  * (recorder/addrset.c) degrading without ever missing an address, and the cache of kernel
  * functions named in this boot (recorder/ksyms-cache.c): what it keeps, merges and finds, and
@@ -7,8 +7,8 @@
  * Prints [OK]/[FAIL] per case and "test-rec-embed: N passed, N failed". */
 #define _GNU_SOURCE
 #include "tests/unit/rec-test.h"
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/symembed.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/data/symembed.h"
 #include "perfdata/symtab.h"
 #include "recorder/addrset.h"
 #include "recorder/ksyms-cache.h"

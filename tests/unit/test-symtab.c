@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/symtab.h"
+#include "host-tools/lib/sym/symtab.h"
 #include "tests/unit/check.h"
 
 struct s {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/tracefmt.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/trace/trace.h"
 #include "tests/unit/check.h"
 
 static const char sched_switch[] =

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/error.h"
-#include "host-tools/lib/reader.h"
-#include "host-tools/lib/session.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/data/reader.h"
+#include "host-tools/lib/session/session.h"
 #include "perfdata/bswap.h"
 #include "perfdata/features.h"
 #include "perfdata/records.h"

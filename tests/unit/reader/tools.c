@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "host-tools/lib/input.h"
+#include "host-tools/lib/data/input.h"
 
 /* the sample_id trailer of ev, in the output order, over the last bytes of rec */
 static void put_trailer(uint8_t *rec, int len, const struct tp_event *ev, bool swap)

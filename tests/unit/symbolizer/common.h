@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host-tools/lib/kallsyms.h"
-#include "host-tools/lib/symbolizer.h"
+#include "host-tools/lib/sym/kallsyms.h"
+#include "host-tools/lib/sym/symbolizer.h"
 #include "perfdata/texthash.h"
 
 /* The test harness: one [OK] or [FAIL] line per case, the failure saying what was expected

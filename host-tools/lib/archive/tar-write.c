@@ -1,0 +1,225 @@
+/* Writing an archive plan as one compressed tar with libarchive: pax format (long paths),
+ * zstd (several threads where libarchive can) or gzip, to a temporary name renamed at the end.
+ * lib/tar/ holds the host library's only libarchive users, so that what links the rest
+ * without -larchive (the fuzz targets) still links. */
+#define _GNU_SOURCE
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host-tools/lib/archive/archive.h"
+#include "host-tools/lib/archive/elfslim.h"
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/fsutil.h"
+
+#define CHUNK (1 << 20)
+
+static int ar_fail(struct archive *a, const struct tp_log *log, const char *what)
+{
+	tp_log__error(log, "%s: %s", what, archive_error_string(a) ? archive_error_string(a) :
+		      "libarchive failed");
+	return -TP_ERR_IO;
+}
+
+static int set_filter(struct archive *a, enum tp_arccomp comp, int level,
+		      const struct tp_log *log)
+{
+	char lv[16], th[16];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *name = comp == TP_ARC_ZSTD ? "zstd" : "gzip";
+	int r;
+
+	if (comp == TP_ARC_NONE)
+		return 0;
+	r = comp == TP_ARC_ZSTD ? archive_write_add_filter_zstd(a) :
+				  archive_write_add_filter_gzip(a);
+	if (r != ARCHIVE_OK)
+		return ar_fail(a, log, comp == TP_ARC_ZSTD ? "zstd" : "gzip");
+	if (level > 0) {
+		snprintf(lv, sizeof(lv), "%d", level);
+		if (archive_write_set_filter_option(a, name, "compression-level", lv) != ARCHIVE_OK)
+			return ar_fail(a, log, "compression level");
+	}
+	if (comp == TP_ARC_ZSTD && ncpu > 1) {
+		/* libarchive without zstd threads support says so: one thread then */
+		snprintf(th, sizeof(th), "%ld", ncpu > 8 ? 8 : ncpu);
+		archive_write_set_filter_option(a, name, "threads", th);
+	}
+	return 0;
+}
+
+static int write_file(struct archive *a, struct archive_entry *e, const char *src,
+		      const struct tp_log *log, uint8_t *chunk, struct tp_arcstats *st)
+{
+	struct stat sb;
+	ssize_t n;
+	int fd = open(src, O_RDONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0 || fstat(fd, &sb)) {
+		tp_log__error(log, "cannot read %s: %s", src, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -TP_ERR_IO;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		tp_log__error(log, "cannot archive %s: not a regular file", src);
+		close(fd);
+		return -TP_ERR_IO;
+	}
+	archive_entry_set_size(e, sb.st_size);
+	archive_entry_set_mtime(e, sb.st_mtime, 0);
+	archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+	st->bytes += (uint64_t)sb.st_size;
+	if (archive_write_header(a, e) != ARCHIVE_OK) {
+		close(fd);
+		return ar_fail(a, log, src);
+	}
+	/* exactly the size the header announced, even if the file changes meanwhile */
+	for (off_t left = sb.st_size; left > 0 && !err; left -= n) {
+		n = read(fd, chunk, left < CHUNK ? (size_t)left : CHUNK);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			tp_log__error(log, "cannot read %s: %s", src, n ? strerror(errno) :
+				      "the file shrank while it was archived");
+			err = -TP_ERR_IO;
+		} else if (archive_write_data(a, chunk, (size_t)n) != n) {
+			err = ar_fail(a, log, src);
+		}
+	}
+	close(fd);
+	return err;
+}
+
+static int write_buf(struct archive *a, struct archive_entry *e, const struct tp_arcmember *m,
+		     const uint8_t *buf, size_t len, const struct tp_log *log)
+{
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_size(e, (la_int64_t)len);
+	if (archive_write_header(a, e) != ARCHIVE_OK ||
+	    (len && archive_write_data(a, buf, len) != (la_ssize_t)len))
+		return ar_fail(a, log, m->path);
+	return 0;
+}
+
+/* an ELF file without its DWARF, or as it is when that cannot be done */
+static int write_slim(struct archive *a, struct archive_entry *e, const struct tp_arcmember *m,
+		      struct tp_arcstats *st, const struct tp_log *log, uint8_t *chunk)
+{
+	struct stat sb;
+	uint8_t *buf;
+	size_t len;
+	int err = tp_elfslim(m->src, &buf, &len, log);
+
+	if (err < 0)
+		return err;
+	if (err > 0)
+		return write_file(a, e, m->src, log, chunk, st);
+	if (!stat(m->src, &sb)) {
+		archive_entry_set_mtime(e, sb.st_mtime, 0);
+		archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+		if ((uint64_t)sb.st_size > len)
+			st->dwarf_dropped += (uint64_t)sb.st_size - len;
+	}
+	err = write_buf(a, e, m, buf, len, log);
+	st->bytes += len;
+	free(buf);
+	return err;
+}
+
+static int write_member(struct archive *a, const struct tp_arcmember *m, time_t now,
+			struct tp_arcstats *st, const struct tp_log *log, uint8_t *chunk)
+{
+	struct archive_entry *e = archive_entry_new();
+	int err = 0;
+
+	if (!e)
+		return -TP_ERR_NOMEM;
+	archive_entry_set_pathname(e, m->path);
+	archive_entry_set_mtime(e, now, 0);
+	if (m->dir) {
+		archive_entry_set_filetype(e, AE_IFDIR);
+		archive_entry_set_perm(e, 0755);
+		if (archive_write_header(a, e) != ARCHIVE_OK)
+			err = ar_fail(a, log, m->path);
+	} else if (m->link) {
+		archive_entry_set_filetype(e, AE_IFLNK);
+		archive_entry_set_perm(e, 0777);
+		archive_entry_set_symlink(e, m->link);
+		if (archive_write_header(a, e) != ARCHIVE_OK)
+			err = ar_fail(a, log, m->path);
+	} else if (m->src && m->slim) {
+		archive_entry_set_filetype(e, AE_IFREG);
+		err = write_slim(a, e, m, st, log, chunk);
+	} else if (m->src) {
+		archive_entry_set_filetype(e, AE_IFREG);
+		err = write_file(a, e, m->src, log, chunk, st);
+	} else {
+		archive_entry_set_perm(e, 0644);
+		err = write_buf(a, e, m, m->buf, m->len, log);
+		st->bytes += m->len;
+	}
+	archive_entry_free(e);
+	return err;
+}
+
+int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arccomp comp,
+		      int level, struct tp_arcstats *st, const struct tp_log *log)
+{
+	struct tp_arcstats dummy;
+	struct archive *a = archive_write_new();
+	uint8_t *chunk = malloc(CHUNK);
+	time_t now = time(NULL);
+	char tmp[PATH_MAX];
+	int err = 0;
+
+	if (!a || !chunk) {
+		err = -TP_ERR_NOMEM;
+		goto out;
+	}
+	if (tp_fs__tmpname(tmp, sizeof(tmp), out)) {
+		tp_log__error(log, "%s: name too long", out);
+		err = -TP_ERR_INVAL;
+		goto out;
+	}
+	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
+		err = ar_fail(a, log, "tar format");
+		goto out;
+	}
+	err = set_filter(a, comp, level, log);
+	if (err)
+		goto out;
+	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
+		err = ar_fail(a, log, out);
+		goto out;
+	}
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < p->n && !err; i++)
+		err = write_member(a, &p->m[i], now, st, log, chunk);
+	if (archive_write_close(a) != ARCHIVE_OK && !err)
+		err = ar_fail(a, log, out);
+	if (!err && rename(tmp, out)) {
+		tp_log__error(log, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
+		err = -TP_ERR_IO;
+	}
+	if (err)
+		unlink(tmp);
+out:
+	if (a)
+		archive_write_free(a);
+	free(chunk);
+	return err;
+}

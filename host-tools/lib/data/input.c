@@ -1,0 +1,107 @@
+/* Loading the input: mmap for files, read-to-end for pipes. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/data/input.h"
+
+static int read_all(struct tp_input *in, int fd, const char *path, const struct tp_log *log)
+{
+	size_t cap = 1 << 16, len = 0;
+	uint8_t *buf = malloc(cap);
+
+	if (!buf)
+		return -TP_ERR_NOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nb;
+
+			if (cap > SIZE_MAX / 2) {
+				free(buf);
+				return -TP_ERR_NOMEM;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return -TP_ERR_NOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tp_log__error(log, "cannot read %s: %s", path, strerror(errno));
+			free(buf);
+			return -TP_ERR_IO;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	in->heap = buf;
+	in->buf = buf;
+	in->len = len;
+	return len ? 0 : -TP_ERR_EMPTY;
+}
+
+int tp_input__open(struct tp_input *in, const char *path, const struct tp_log *log)
+{
+	struct stat st;
+	int fd, err;
+
+	memset(in, 0, sizeof(*in));
+	if (!strcmp(path, "-"))
+		return read_all(in, STDIN_FILENO, "standard input", log);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		tp_log__error(log, "cannot open %s: %s", path, strerror(errno));
+		return -TP_ERR_IO;
+	}
+	if (fstat(fd, &st) < 0) {
+		tp_log__error(log, "cannot stat %s: %s", path, strerror(errno));
+		close(fd);
+		return -TP_ERR_IO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = read_all(in, fd, path, log);
+		close(fd);
+		return err;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return -TP_ERR_EMPTY;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		close(fd);
+		return -TP_ERR_NOMEM;
+	}
+	/* every page mapped at once: a big file read through is not 1 fault per 64 KiB */
+	in->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (in->map == MAP_FAILED) {
+		in->map = NULL;
+		tp_log__error(log, "cannot map %s: %s", path, strerror(errno));
+		return -TP_ERR_IO;
+	}
+	in->buf = in->map;
+	in->len = (size_t)st.st_size;
+	return 0;
+}
+
+void tp_input__close(struct tp_input *in)
+{
+	if (in->map)
+		munmap(in->map, in->len);
+	free(in->heap);
+	memset(in, 0, sizeof(*in));
+}

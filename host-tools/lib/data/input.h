@@ -1,0 +1,22 @@
+/* Getting perf.data bytes into memory: a regular file is mapped, a pipe or stdin is read to
+ * its end into a growing buffer. The parsers only ever see (buf, len). */
+#ifndef TINYPERF_HOST_TOOLS_LIB_DATA_INPUT_H
+#define TINYPERF_HOST_TOOLS_LIB_DATA_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host-tools/lib/common/log.h"
+
+struct tp_input {
+	const uint8_t *buf;
+	size_t len;
+	void *map;		/* mmap()ed file, or NULL */
+	uint8_t *heap;		/* read() buffer, or NULL */
+};
+
+/* path "-" is standard input. 0 or -TP_ERR_*, the detail (with strerror) logged. */
+int tp_input__open(struct tp_input *in, const char *path, const struct tp_log *log);
+void tp_input__close(struct tp_input *in);
+
+#endif

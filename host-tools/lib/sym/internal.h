@@ -1,0 +1,145 @@
+/* The symbolizer's insides, shared by its files: symbolizer.c (API, DSO registry, result
+ * cache), sym/find.c (where files are looked for and how they are proven right), sym/elf.c
+ * (an ELF through libdwfl: symbols, segments, lines, inlines), sym/kernel.c (vmlinux and
+ * kallsyms, relocation). Not for callers. */
+#ifndef TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
+#define TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
+
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host-tools/lib/sym/debugpath.h"
+#include "host-tools/lib/common/elfinfo.h"
+#include "host-tools/lib/sym/kallsyms.h"
+#include "host-tools/lib/sym/symbolizer.h"
+#include "host-tools/lib/sym/symtab.h"
+
+#define TP_BUILD_ID_MAX 64
+
+/* bump allocator for cached results and strings: freed all at once */
+struct tp_symarena {
+	struct tp_symarena_chunk *head;
+	size_t used, cap;
+};
+
+void *tp_symarena__alloc(struct tp_symarena *a, size_t n);
+char *tp_symarena__strdup(struct tp_symarena *a, const char *s);
+void tp_symarena__exit(struct tp_symarena *a);
+
+/* what a file must prove to be: the recorded identity */
+struct tp_symident {
+	uint8_t build_id[TP_BUILD_ID_MAX];
+	size_t build_id_len;
+	uint64_t text_hash;
+};
+
+/* a PT_LOAD, for file offset -> vaddr */
+struct tp_symseg {
+	uint64_t off, filesz, memsz, vaddr;
+	bool exec;
+};
+
+enum tp_symdso_type {
+	TP_SYMDSO_TYPE_NONE,	/* resolves nothing */
+	TP_SYMDSO_TYPE_ELF,	/* user DSO or vmlinux, through libdwfl */
+	TP_SYMDSO_TYPE_KALLSYMS,
+	TP_SYMDSO_TYPE_EMBEDDED,	/* the recording's own symbols, in tab */
+};
+
+struct tp_symdso {
+	struct tp_symdso_info info;
+	enum tp_symdso_type type;
+	struct tp_symident id;
+	bool kernel;
+
+	/* ELF */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	uint64_t bias;		/* module address - ELF vaddr (0: reported at its p_vaddr) */
+	struct tp_symseg *segs;	/* of the file that maps addresses, when addr is an offset */
+	size_t n_segs;
+	bool addr_is_offset;
+	bool stand_in;		/* a debug-only file maps addresses: no main file was found */
+	int64_t reloc;		/* kernel: symbol-source address = addr - reloc */
+	struct tp_symtab tab;
+	unsigned machine;	/* e_machine */
+	struct tp_symcu *cus;	/* sym/dwarf.c's per-CU function index, sorted by CU offset */
+	size_t n_cus, cap_cus;
+
+	/* search state, read by the find_debuginfo callback */
+	struct tp_symbolizer *owner;
+	uint8_t main_build_id[TP_BUILD_ID_MAX];	/* of the file that maps addresses */
+	size_t main_build_id_len;
+	uint64_t main_text_hash;
+	bool has_debuglink;
+	uint32_t debuglink_crc;
+	const char *debuglink;
+	bool debug_searched;	/* the callback ran its search once */
+	bool debug_has_dwarf;	/* the separate debug file the callback returned has DWARF */
+	bool main_has_dwarf;
+
+	/* kallsyms */
+	const struct tp_kallsyms *ks;
+	long module;		/* -1: any */
+
+	/* address -> result cache (open addressing; vals[i] NULL = empty) */
+	uint64_t *ckeys;
+	const struct tp_symres **cvals;
+	size_t cn, ccap;
+	struct tp_symarena arena;
+};
+
+struct tp_symbolizer {
+	struct tp_symconf conf;	/* strings point into arena */
+	const char *sysroot;	/* "" for "/" */
+	const char *buildid_dir;	/* NULL: none */
+	char *dipath;		/* libdwfl debuginfo_path: <sysroot>/usr/lib/debug */
+	Dwfl_Callbacks cb;
+	bool debuginfod;	/* DEBUGINFOD_URLS set and not offline */
+	struct tp_debugdirs dd;
+	struct tp_symdso **dsos;
+	size_t n_dsos, cap_dsos;
+	struct tp_symdso *kernel;
+	struct tp_kallsyms *ks;	/* the kernel's kallsyms, for modules */
+	const char *ks_path;
+	int64_t ks_delta;	/* kallsyms address = runtime address + ks_delta */
+	struct tp_symarena arena;
+};
+
+/* symbolizer.c */
+struct tp_symdso *tp_symdso__alloc(struct tp_symbolizer *s, const char *name);
+void tp_symdso__set_path(struct tp_symdso *dso, const char **field, const char *path);
+
+/* sym/find.c */
+int tp_symfind__user(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path);
+/* open path as a vmlinux for dso (checked against dso->id); returns 0 if it is now loaded,
+ * 1 if it is missing or unusable, 2 if it has another build-id (logged), <0 on error */
+int tp_symfind__try_vmlinux(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path,
+			    bool given_by_user);
+int tp_symfind__debuginfo_cb(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* sym/embedded.c: if dso resolves nothing, the recording's embedded block for it (kind:
+ * TP_SYMTAB_USER, _KERNEL, _MODULE), if any. 0 or -TP_ERR_NOMEM. */
+int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind);
+const struct tp_sym *tp_symembed__find(const struct tp_symdso *dso, uint64_t addr);
+
+/* sym/dwarf.c: file:line and the inline chain at module address pc */
+int tp_symdwarf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, Dwarf_Addr pc,
+			 struct tp_symres *res);
+void tp_symdwarf__exit(struct tp_symdso *dso);
+
+/* sym/elf.c */
+/* load the ELF open on fd (consumed) as dso's module; 0, or <0 with the reason logged */
+int tp_symelf__open(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path, int fd);
+/* the symbol value of name in dso's ELF, for the kernel's reference symbol */
+bool tp_symelf__value(struct tp_symdso *dso, const char *name, uint64_t *value);
+int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
+		       struct tp_symres *res);
+/* sym/plt.c: perf's "name@plt" symbols over .plt where no symbol reaches, after the table is
+ * finished; 0 or -TP_ERR_NOMEM */
+int tp_symplt__add(struct tp_symdso *dso, Elf *elf);
+
+#endif

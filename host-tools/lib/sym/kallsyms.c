@@ -1,0 +1,165 @@
+/* kallsyms parser: one pass over a copy of the text, names terminated in place. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/sym/kallsyms.h"
+
+/* room given to the last symbol, which has no successor to bound it */
+#define KALLSYMS_LAST_SIZE 4096
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int rank_of(char type)
+{
+	switch (type) {
+	case 'T': return TP_SYMRANK_GLOBAL;
+	case 't': return TP_SYMRANK_LOCAL;
+	case 'W': case 'w': return TP_SYMRANK_WEAK;
+	case 'A': case 'a': case 'U': case 'u': return -1;	/* absolute, undefined: no place */
+	default: return TP_SYMRANK_DATA;
+	}
+}
+
+static long module_index(struct tp_kallsyms *k, const char *name)
+{
+	long i = tp_kallsyms__module(k, name);
+	const char **m;
+
+	if (i >= 0)
+		return i;
+	m = realloc(k->modules, (k->n_modules + 1) * sizeof(*m));
+	if (!m)
+		return -1;
+	k->modules = m;
+	m[k->n_modules] = name;
+	return (long)k->n_modules++;
+}
+
+/* one line [p, end): returns 0, 1 if skipped, or -TP_ERR_NOMEM */
+static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref_name)
+{
+	struct tp_sym s = { 0 };
+	char *name, *mod = NULL;
+	unsigned digits = 0;
+	long mi = 0;
+	int rank, v;
+
+	while (p < end && (v = hexval(*p)) >= 0) {
+		s.start = s.start << 4 | (uint64_t)v;
+		p++;
+		digits++;
+	}
+	if (!digits || digits > 16 || p + 3 > end || !is_space(p[0]) || is_space(p[1]) ||
+	    !is_space(p[2]))
+		return 1;
+	rank = rank_of(p[1]);
+	for (p += 3; p < end && is_space(*p); p++)
+		;
+	name = p;
+	while (p < end && !is_space(*p))
+		p++;
+	if (p == name)
+		return 1;
+	if (p < end) {
+		*p++ = '\0';
+		while (p < end && is_space(*p))
+			p++;
+		if (p < end && *p == '[') {
+			char *close = memchr(p, ']', (size_t)(end - p));
+
+			if (close) {
+				*close = '\0';
+				mod = p + 1;
+			}
+		}
+	}
+	*end = '\0';
+	if (rank < 0 || !s.start)
+		return 1;
+	if (mod) {
+		mi = module_index(k, mod);
+		if (mi < 0)
+			return -TP_ERR_NOMEM;
+	} else if (ref_name && !k->has_ref && !strcmp(name, ref_name)) {
+		k->has_ref = true;
+		k->ref_addr = s.start;
+	}
+	s.name = name;
+	s.rank = (uint8_t)rank;
+	s.module = (uint32_t)mi;
+	return tp_symtab__add(&k->tab, &s);
+}
+
+int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const char *ref_name)
+{
+	char *p, *end;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	if (len == SIZE_MAX)
+		return -TP_ERR_NOMEM;
+	k->strings = malloc(len + 1);
+	k->modules = malloc(sizeof(*k->modules));
+	if (!k->strings || !k->modules) {
+		err = -TP_ERR_NOMEM;
+		goto out_err;
+	}
+	if (len)
+		memcpy(k->strings, buf, len);
+	k->strings[len] = '\0';
+	k->modules[0] = NULL;
+	k->n_modules = 1;
+	for (p = k->strings; p < k->strings + len; p = end + 1) {
+		char *nl = memchr(p, '\n', (size_t)(k->strings + len - p));
+
+		end = nl ? nl : k->strings + len;
+		err = parse_line(k, p, end, ref_name);
+		if (err < 0)
+			goto out_err;
+		if (err > 0 && end > p)
+			k->n_bad++;
+	}
+	if (!k->tab.n) {
+		err = -TP_ERR_EMPTY;
+		goto out_err;
+	}
+	tp_symtab__finish(&k->tab, TP_SYMTAB_KALLSYMS, KALLSYMS_LAST_SIZE);
+	return 0;
+
+out_err:
+	tp_kallsyms__exit(k);
+	return err;
+}
+
+long tp_kallsyms__module(const struct tp_kallsyms *k, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < k->n_modules; i++)
+		if (!strcmp(k->modules[i], name))
+			return (long)i;
+	return -1;
+}
+
+void tp_kallsyms__exit(struct tp_kallsyms *k)
+{
+	tp_symtab__exit(&k->tab);
+	free(k->strings);
+	free(k->modules);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,30 @@
+/* A kallsyms text file ("<hex address> <type> <name>[\t[<module>]]" per line, /proc/kallsyms'
+ * format) parsed from memory into a symbol table. libdwfl does not read kallsyms. */
+#ifndef TINYPERF_HOST_TOOLS_LIB_SYM_KALLSYMS_H
+#define TINYPERF_HOST_TOOLS_LIB_SYM_KALLSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host-tools/lib/sym/symtab.h"
+
+struct tp_kallsyms {
+	struct tp_symtab tab;	/* text and data symbols; tp_sym.module indexes modules[] */
+	char *strings;		/* a copy of the file, names NUL-terminated in place */
+	const char **modules;	/* modules[0] = NULL (core kernel), then names without [] */
+	size_t n_modules;
+	bool has_ref;		/* ref_name was found in the core kernel */
+	uint64_t ref_addr;
+	size_t n_bad;		/* lines that were not understood (skipped) */
+};
+
+/* Parse buf[0..len). ref_name (e.g. "_text") is looked up among core kernel symbols into
+ * ref_addr. Lines with a zero address (kptr_restrict) are skipped. Returns 0, -TP_ERR_NOMEM,
+ * or -TP_ERR_EMPTY when no symbol with an address was found. */
+int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const char *ref_name);
+/* index of module "name" (no brackets) or -1 */
+long tp_kallsyms__module(const struct tp_kallsyms *k, const char *name);
+void tp_kallsyms__exit(struct tp_kallsyms *k);
+
+#endif
