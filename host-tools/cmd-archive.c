@@ -14,7 +14,7 @@
 #include "host-tools/cmd-sym.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/archive/archive.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 struct arc {
 	const char *what;		/* the file messages are about */

@@ -16,9 +16,8 @@
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/bidcache/bidcache.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
-#include "host-tools/lib/archive/hits.h"
+#include "host-tools/lib/common/common.h"
+#include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/session/session.h"
 
 #define MAX_ARGS 256

@@ -11,9 +11,8 @@
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd-sym.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/agg/hist.h"
-#include "host-tools/lib/agg/symdiff.h"
+#include "host-tools/lib/common/common.h"
+#include "host-tools/lib/agg/agg.h"
 
 #define MAX_SYM_OPTS 64
 

@@ -9,8 +9,8 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/data/attrs.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/common/common.h"
 
 static void usage(FILE *f)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "host-tools/cmd-input.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 static void log_fn(void *ctx, enum tp_log_level level, const char *msg)
 {

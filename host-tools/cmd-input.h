@@ -7,9 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "host-tools/lib/data/input.h"
-#include "host-tools/lib/common/log.h"
-#include "host-tools/lib/data/reader.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/common/common.h"
 
 struct cmd_input {
 	const char *cmd;		/* "dump" */

@@ -15,8 +15,7 @@
 #include <unistd.h>
 
 #include "host-tools/cmd.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/recv/io.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/recv/recv.h"
 #include "include/tinyperf/perf_data.h"
 

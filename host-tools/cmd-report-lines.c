@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "host-tools/cmd-report.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/common/common.h"
 
 struct text_key {
 	const struct report *rp;

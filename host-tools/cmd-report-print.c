@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "host-tools/cmd-report.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 static const char *key_head(enum tp_hkey k)
 {

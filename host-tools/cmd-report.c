@@ -10,8 +10,7 @@
 
 #include "host-tools/cmd-report.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/common/common.h"
 
 
 static void usage(FILE *f)

@@ -8,8 +8,8 @@
 
 #include "host-tools/cmd-input.h"
 #include "host-tools/cmd-sym.h"
-#include "host-tools/lib/agg/hist.h"
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/agg/agg.h"
+#include "host-tools/lib/common/common.h"
 
 /* a sample of a thread not named yet: perf gives it the thread's first name, when it comes */
 struct report_parked {

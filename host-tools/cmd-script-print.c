@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "host-tools/cmd-script.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/agg/hist.h"
+#include "host-tools/lib/common/common.h"
+#include "host-tools/lib/agg/agg.h"
 
 /* ---- output: one buffer, formatted by hand where it is hot ---- */
 

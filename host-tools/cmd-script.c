@@ -9,7 +9,7 @@
 
 #include "host-tools/cmd-script.h"
 #include "host-tools/cmd.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "time", F_TIME },

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 
 #include "host-tools/cmd-sym.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 void cmd_sym__init(struct cmd_sym *cs)
 {

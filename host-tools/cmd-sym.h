@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "host-tools/cmd-input.h"
-#include "host-tools/lib/agg/hfilter.h"
+#include "host-tools/lib/agg/agg.h"
 #include "host-tools/lib/session/session.h"
 #include "host-tools/lib/frames/frames.h"
 

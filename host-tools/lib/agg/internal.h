@@ -4,7 +4,7 @@
 #define TINYPERF_HOST_TOOLS_LIB_AGG_INTERNAL_H
 
 #include "host-tools/lib/agg/hist.h"
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/common/common.h"
 
 #define TP_HNONE UINT32_MAX
 

@@ -15,17 +15,21 @@
  *
  * Functions return 0 or -TP_ERR_IO / -TP_ERR_NOMEM / -TP_ERR_INVAL (a hostile or malformed
  * archive), with the detail logged at TP_LOG_ERROR; what was skipped is logged as warnings. */
+/* Layer archive: may use common/, data/, session/, sym/, bidcache/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H
 #define TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H
+
+#include "host-tools/lib/archive/hits.h"
+#include "host-tools/lib/archive/elfslim.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/data/feature.h"
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/session/session.h"
-#include "host-tools/lib/sym/symbolizer.h"
+#include "host-tools/lib/sym/sym.h"
 
 /* one member to write: a file (src), bytes in memory (buf), a symlink (link), a directory */
 struct tp_arcmember {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/archive/elfslim.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 static bool is_dwarf(const char *name)
 {

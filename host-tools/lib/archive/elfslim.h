@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 /* 0 and the slim image in *out (free() it), *len; 1 when there is nothing to drop or the
  * layout does not allow it safely (a segment or an allocated section after the DWARF):

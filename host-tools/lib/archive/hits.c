@@ -2,9 +2,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/archive/hits.h"
-#include "host-tools/lib/common/htab.h"
 
 struct hits {
 	struct tp_session *s;

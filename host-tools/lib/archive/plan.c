@@ -8,8 +8,7 @@
 
 #include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/bidcache/bidcache.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/archive/hits.h"
 
 #define KERNEL "[kernel.kallsyms]"

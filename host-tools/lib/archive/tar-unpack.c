@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/archive/archive.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/common.h"
 
 enum tree { TREE_CACHE, TREE_DATA };
 enum kind { K_FILE, K_DIR, K_SYMLINK, K_HARDLINK };

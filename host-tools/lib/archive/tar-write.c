@@ -17,8 +17,7 @@
 
 #include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/archive/elfslim.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/common.h"
 
 #define CHUNK (1 << 20)
 

@@ -12,9 +12,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/bidcache/internal.h"
-#include "host-tools/lib/common/path.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/common.h"
 
 static const char *const kind_names[TP_BID_NR] = {
 	[TP_BID_ELF] = "elf", [TP_BID_DEBUG] = "debug", [TP_BID_KALLSYMS] = "kallsyms",

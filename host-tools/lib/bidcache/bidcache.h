@@ -25,6 +25,7 @@
  * Every file appears whole (temp + rename), so readers and other writers may run at the same
  * time. Functions return 0 (or a documented positive value) or -TP_ERR_IO / -TP_ERR_NOMEM /
  * -TP_ERR_INVAL with the detail logged at TP_LOG_ERROR. */
+/* Layer bidcache: may use common/, data/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_BIDCACHE_BIDCACHE_H
 #define TINYPERF_HOST_TOOLS_LIB_BIDCACHE_BIDCACHE_H
 
@@ -32,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 #define TP_BIDKEY_MAX 64		/* bytes of a build-id */
 #define TP_BIDKEY_STR (2 * TP_BIDKEY_MAX + 1)

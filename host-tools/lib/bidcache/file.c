@@ -11,9 +11,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/bidcache/bidcache.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
-#include "host-tools/lib/common/elfinfo.h"
+#include "host-tools/lib/common/common.h"
 #include "perfdata/texthash.h"
 
 /* "ffffffff81000000 T _text": a hex address, a space, a type letter, a space */

@@ -13,9 +13,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/bidcache/internal.h"
-#include "host-tools/lib/common/path.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/common.h"
 
 struct list {
 	struct tp_bidentry *v;

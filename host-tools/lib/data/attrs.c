@@ -3,8 +3,7 @@
 #include <string.h>
 
 #include "host-tools/lib/data/attrs.h"
-#include "host-tools/lib/common/cursor.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "perfdata/attr.h"
 
 int tp_attr_parse(const uint8_t *p, size_t avail, uint32_t size, bool swap,

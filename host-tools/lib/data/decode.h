@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/cursor.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/event.h"
 
 /* u64 arrays converted out of one record. Everything a record expands to fits: no output

@@ -1,6 +1,6 @@
 /* Kernel records other than SAMPLE (types 1-22), their sample_id trailer, and record names. */
 #include "host-tools/lib/data/decode.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 static const char *const names[] = {
 	[PERF_RECORD_MMAP] = "MMAP",

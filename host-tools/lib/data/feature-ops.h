@@ -2,7 +2,7 @@
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_FEATURE_OPS_H
 #define TINYPERF_HOST_TOOLS_LIB_DATA_FEATURE_OPS_H
 
-#include "host-tools/lib/common/cursor.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/feature.h"
 
 struct tp_feature_ops {

@@ -5,7 +5,7 @@
 
 #include "host-tools/lib/data/attrs.h"
 #include "host-tools/lib/data/decode.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/feature-ops.h"
 #include "host-tools/lib/data/symembed.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "host-tools/lib/data/event.h"
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 struct tp_str_list {
 	uint32_t nr;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/input.h"
 
 static int read_all(struct tp_input *in, int fd, const char *path, const struct tp_log *log)

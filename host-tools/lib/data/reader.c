@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "host-tools/lib/data/attrs.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/reader-int.h"
 #include "perfdata/records.h"
 

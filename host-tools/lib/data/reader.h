@@ -17,7 +17,7 @@
 
 #include "host-tools/lib/data/event.h"
 #include "host-tools/lib/data/feature.h"
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 struct tp_reader;
 

@@ -1,7 +1,7 @@
 /* PERF_RECORD_SAMPLE bodies, every sample_type bit, in the kernel's order
  * (perf-data-format.md §2.6), plus the read_format values shared with PERF_RECORD_READ. */
 #include "host-tools/lib/data/decode.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 /* branch_sample_type bits that change the BRANCH_STACK layout (kernel values).
  * TODO: belong in include/tinyperf/perf_event.h with the other branch_sample_type bits. */

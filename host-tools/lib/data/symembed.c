@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/feature-ops.h"
 #include "host-tools/lib/data/symembed.h"
 

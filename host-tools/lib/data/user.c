@@ -2,7 +2,7 @@
  * HEADER_FEATURE are only located here; reader.c turns them into attrs and features. */
 #include "host-tools/lib/data/attrs.h"
 #include "host-tools/lib/data/decode.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 int tp_build_id__decode(const uint8_t *rec, size_t size, bool swap, struct tp_ev_build_id *out)
 {

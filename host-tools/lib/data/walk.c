@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/reader-int.h"
 
 static bool known_type(uint32_t t)

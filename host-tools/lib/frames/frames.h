@@ -3,16 +3,17 @@
  * aggregation and printing key on — through the symbolizer, cached per (DSO, address); comm
  * strings are interned to ids. It owns the symbolizer, and keeps what the symbolizer said
  * about each DSO (its source, or why it resolves nothing) for a report header. */
+/* Layer frames: may use common/, data/, session/, sym/, agg/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H
 #define TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "host-tools/lib/data/feature.h"
-#include "host-tools/lib/agg/hist.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/agg/agg.h"
 #include "host-tools/lib/session/session.h"
-#include "host-tools/lib/sym/symbolizer.h"
+#include "host-tools/lib/sym/sym.h"
 
 struct tp_csym {
 	const char *name;	/* NULL: unresolved, shown as its address */

@@ -3,7 +3,7 @@
 #ifndef TINYPERF_HOST_TOOLS_LIB_FRAMES_INTERNAL_H
 #define TINYPERF_HOST_TOOLS_LIB_FRAMES_INTERNAL_H
 
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/frames/frames.h"
 
 #define KERNEL_NAME	"[kernel.kallsyms]"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/frames/internal.h"
 
 /* the symbolizer's messages: to the caller, and a DSO's first warning kept for the header */

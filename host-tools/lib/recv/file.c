@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/recv/recv.h"
 #include "include/tinyperf/perf_data.h"
 

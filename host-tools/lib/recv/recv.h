@@ -13,15 +13,18 @@
  * killed, line unplugged) still becomes a valid perf.data holding every whole record that
  * arrived; while one is being written its header is refreshed every second, so even a
  * killed recv leaves readable files. */
+/* Layer recv: may use common/, data/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RECV_RECV_H
 #define TINYPERF_HOST_TOOLS_LIB_RECV_RECV_H
+
+#include "host-tools/lib/recv/io.h"
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 #include "perfdata/framing.h"
 
 #define TP_RECV_NAME_MAX	64	/* a sanitised device name */

@@ -13,9 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host-tools/lib/data/attrs.h"
-#include "host-tools/lib/common/cursor.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/recv/recv.h"
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/sink.h"

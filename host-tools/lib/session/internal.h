@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/session/session.h"
 
 /* sorted by start, never overlapping; a forked process shares its parent's until one of

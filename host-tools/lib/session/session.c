@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/session/internal.h"
 
 int tp_session__new(struct tp_session **out, struct tp_reader *r)

@@ -21,13 +21,14 @@
  *                         symbols with map.start (the module's load address).
  * Pointers to maps are valid during the callback only; threads and DSOs for the session's
  * life. */
+/* Layer session: may use common/, data/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SESSION_SESSION_H
 #define TINYPERF_HOST_TOOLS_LIB_SESSION_SESSION_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "host-tools/lib/data/reader.h"
+#include "host-tools/lib/data/data.h"
 
 struct tp_dso {
 	const char *name;		/* path as mapped, "[kernel.kallsyms]", "[vdso]" (as perf:

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "host-tools/lib/sym/debugpath.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 
 /* deeper than any real build tree; stops runaway recursion */
 #define WALK_MAX_DEPTH 40

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/path.h"
+#include "host-tools/lib/common/common.h"
 
 struct tp_dd_entry {
 	const char *name;	/* basename */

@@ -2,9 +2,9 @@
  * DSO or kernel when no file on the host could be used, and only for the recorded identity. */
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/internal.h"
-#include "host-tools/lib/data/symembed.h"
+#include "host-tools/lib/data/data.h"
 
 static enum tp_symsrc src_of(uint8_t src)
 {

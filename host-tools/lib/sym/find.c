@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/bidcache/bidcache.h"
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/internal.h"
 #include "perfdata/texthash.h"
 

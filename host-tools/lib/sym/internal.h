@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "host-tools/lib/sym/debugpath.h"
-#include "host-tools/lib/common/elfinfo.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/kallsyms.h"
 #include "host-tools/lib/sym/symbolizer.h"
 #include "host-tools/lib/sym/symtab.h"

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/internal.h"
-#include "host-tools/lib/data/symembed.h"
+#include "host-tools/lib/data/data.h"
 
 #define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
 

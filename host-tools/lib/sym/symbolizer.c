@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/internal.h"
-#include "host-tools/lib/data/symembed.h"
+#include "host-tools/lib/data/data.h"
 
 #define ARENA_CHUNK 65536
 

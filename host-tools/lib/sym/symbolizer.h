@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 struct tp_symbolizer;
 struct tp_symdso;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/common/error.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/symtab.h"
 
 /* how far back a lookup walks for a symbol that encloses smaller ones (nested labels) */

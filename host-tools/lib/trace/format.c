@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/lib/data/decode.h"
-#include "host-tools/lib/common/error.h"
-#include "host-tools/lib/common/htab.h"
+#include "host-tools/lib/data/data.h"
+#include "host-tools/lib/common/common.h"
 #include "host-tools/lib/trace/internal.h"
 
 static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };

@@ -13,6 +13,7 @@
  *     __print_symbolic(), __print_hex().
  *   Anything else (another helper, a parse error) falls back to "field=value" for each
  *   field that is not common_*: the output stays informative, if not perf's. */
+/* Layer trace: may use common/, data/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_TRACE_TRACE_H
 #define TINYPERF_HOST_TOOLS_LIB_TRACE_TRACE_H
 
@@ -20,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/lib/common/log.h"
+#include "host-tools/lib/common/common.h"
 
 struct tp_tpfield {
 	const char *type;	/* "unsigned short", "char", "__data_loc char[]" ... */
