@@ -90,6 +90,8 @@ part "build: toolchain-libc variant (static glibc)" env MATRIX_LIBCS=toolchain \
 part "tests/arch under qemu-user and natively" "$src/scripts/matrix.sh" test-arch
 part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
+part "layers: include rules of each folder, no cycle, no file over 600 lines" \
+	python3 "$src/tests/build/layers.py" "$src"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
 part "build: each optional feature off (and the extras on), with LTO, without, at -O0" \
 	"$src/tests/build/features.sh" "$out/features"

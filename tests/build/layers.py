@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The house rules, checked on the tree: the host library's folders include only what the layer
+line of their public header allows, callers outside a folder include only its public header,
+the declared layers have no cycle, the library never includes the CLI or the recorder (nor the
+recorder the host), and no source file outside tests/ is over 600 lines.
+
+Run from anywhere: tests/build/layers.py [SRCDIR]. Prints one [OK]/[FAIL] line per rule and
+'layers: N passed, M failed'."""
+import os
+import re
+import sys
+
+src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                      os.path.join(os.path.dirname(__file__), '..', '..'))
+LIB = 'host-tools/lib'
+MAX_LINES = 600
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+LAYER = re.compile(r'^/\* Layer (\w+): may use (.*)\. \*/$', re.M)
+passed = failed = 0
+
+
+def result(ok, what, why=''):
+    global passed, failed
+    if ok:
+        passed += 1
+        print('[OK] ' + what)
+    else:
+        failed += 1
+        print('[FAIL] %s: %s' % (what, why))
+
+
+def read(rel):
+    with open(os.path.join(src, rel), encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+
+def files_under(rel, exts=('.c', '.h', '.S')):
+    for root, dirs, names in os.walk(os.path.join(src, rel)):
+        dirs[:] = sorted(d for d in dirs if d not in ('.git', 'out'))
+        for n in sorted(names):
+            if n.endswith(exts):
+                yield os.path.relpath(os.path.join(root, n), src)
+
+
+# the layers and what each may use, from the line in each folder's public header
+folders = sorted(d for d in os.listdir(os.path.join(src, LIB))
+                 if os.path.isdir(os.path.join(src, LIB, d)))
+allowed = {}
+for d in folders:
+    pub = '%s/%s/%s.h' % (LIB, d, d)
+    if not os.path.exists(os.path.join(src, pub)):
+        result(False, 'layer %s has a public header' % d, pub + ' does not exist')
+        continue
+    m = LAYER.search(read(pub))
+    if not m or m.group(1) != d:
+        result(False, 'layer %s declares what it may use' % d,
+               'no "/* Layer %s: may use ... */" line in %s' % (d, pub))
+        continue
+    uses = re.findall(r'(\w+)/', m.group(2))
+    unknown = [u for u in uses if u not in folders]
+    result(not unknown, 'layer %s: the layers it names exist' % d, 'unknown: %s' % unknown)
+    allowed[d] = set(uses)
+
+# no cycle among the declared layers (a depth-first walk)
+state = {}
+
+
+def cyclic(d, path):
+    if state.get(d) == 1:
+        return path[path.index(d):] + [d]
+    if state.get(d) == 2:
+        return None
+    state[d] = 1
+    for u in sorted(allowed.get(d, ())):
+        c = cyclic(u, path + [d])
+        if c:
+            return c
+    state[d] = 2
+    return None
+
+
+cycle = None
+for d in sorted(allowed):
+    cycle = cycle or cyclic(d, [])
+result(not cycle, 'the declared layers have no cycle', ' -> '.join(cycle or []))
+
+# every include of the host library and the host commands
+for f in list(files_under(LIB)) + [f for f in files_under('host-tools') if not f.startswith(LIB)]:
+    own = f.split('/')[2] if f.startswith(LIB + '/') else None
+    bad = []
+    for inc in INC.findall(read(f)):
+        parts = inc.split('/')
+        if inc.startswith('recorder/'):
+            bad.append(inc + ' (the host never includes recorder code)')
+        elif own and inc.startswith('host-tools/') and not inc.startswith(LIB + '/'):
+            bad.append(inc + ' (the library never includes the CLI)')
+        elif inc.startswith(LIB + '/') and len(parts) == 4 and parts[2] != own:
+            layer, name = parts[2], parts[3]
+            if name != layer + '.h':
+                bad.append(inc + ' (outside %s/ only %s/%s.h is public)' % (layer, layer, layer))
+            elif own and layer not in allowed.get(own, ()):
+                bad.append(inc + ' (layer %s may not use %s/)' % (own, layer))
+        elif inc.startswith(LIB + '/') and len(parts) != 4:
+            bad.append(inc + ' (not in a layer folder)')
+    result(not bad, '%s includes by the rules' % f, '; '.join(bad))
+
+# the device side never includes host code
+for top in ('recorder', 'perfdata', 'libc-shim', 'arch'):
+    bad = []
+    for f in files_under(top):
+        bad += ['%s: %s' % (f, i) for i in INC.findall(read(f)) if i.startswith('host-tools/')]
+    result(not bad, '%s/ includes no host code' % top, '; '.join(bad))
+
+# one job per file: no source over MAX_LINES lines outside tests/
+long = []
+for top in ('arch', 'libc-shim', 'perfdata', 'recorder', 'host-tools', 'include'):
+    for f in files_under(top):
+        n = read(f).count('\n')
+        if n > MAX_LINES:
+            long.append('%s (%d lines)' % (f, n))
+result(not long, 'no source file over %d lines' % MAX_LINES, ', '.join(long))
+
+print('layers: %d passed, %d failed' % (passed, failed))
+sys.exit(1 if failed else 0)
