@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "host-tools/cmd-input.h"
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cli/input.h"
+#include "host-tools/cli/sym.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/common/common.h"

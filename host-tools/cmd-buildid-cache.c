@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/bidcache/bidcache.h"
 #include "host-tools/lib/common/common.h"

@@ -4,7 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/session/session.h"
 

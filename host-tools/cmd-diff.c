@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/cmd-input.h"
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cli/input.h"
+#include "host-tools/cli/sym.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/agg/agg.h"

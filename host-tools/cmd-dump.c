@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/data/data.h"
 #include "host-tools/lib/common/common.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/cmd.h"
 
 static void usage(FILE *f)

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "host-tools/cmd-input.h"
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cli/input.h"
+#include "host-tools/cli/sym.h"
 #include "host-tools/lib/agg/agg.h"
 #include "host-tools/lib/common/common.h"
 

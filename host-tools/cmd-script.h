@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host-tools/cmd-input.h"
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cli/input.h"
+#include "host-tools/cli/sym.h"
 #include "host-tools/lib/trace/trace.h"
 
 enum field {

@@ -14,7 +14,8 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 TP_HOST_LIBS := -ldw -lelf -larchive -lm
 
-host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/lib/*/*.c) \
+host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/cli/*.c) \
+	$(wildcard $(srctree)/host-tools/lib/*/*.c) \
 	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
 	$(wildcard $(srctree)/libc-shim/hosted/*.c)
 host-objs := $(patsubst $(srctree)/%.c,$(host-obj)/%.o,$(host-src))
@@ -30,7 +31,8 @@ $(host-bin)/tinyperf: $(host-objs)
 	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) -o $@ $^ $(TP_HOST_LIBS)
 
 # Host unit tests link the same objects as the tool, minus its main.
-host-lib-objs := $(filter-out $(host-obj)/host-tools/main.o $(host-obj)/host-tools/cmd-%.o,$(host-objs))
+host-lib-objs := $(filter-out $(host-obj)/host-tools/main.o $(host-obj)/host-tools/cmd-%.o \
+	$(host-obj)/host-tools/cli/%.o,$(host-objs))
 # (a test may #include parts of itself: -MMD records them, in host-obj where the .d are read)
 test-deps = -MMD -MP -MF $(host-obj)/tests/$(notdir $@).d
 $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "host-tools/cmd-sym.h"
+#include "host-tools/cli/sym.h"
 #include "host-tools/lib/common/common.h"
 
 void cmd_sym__init(struct cmd_sym *cs)

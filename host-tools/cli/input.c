@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/lib/common/common.h"
 
 static void log_fn(void *ctx, enum tp_log_level level, const char *msg)

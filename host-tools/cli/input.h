@@ -1,8 +1,8 @@
 /* What the perf.data-reading commands share: -i parsing, opening the input with a reader,
  * printing the library's warnings and errors as "tinyperf: CMD: FILE: ...", and the exit
  * status (1 when anything was skipped or cut short). CLI code: it prints. */
-#ifndef TINYPERF_HOST_TOOLS_CMD_INPUT_H
-#define TINYPERF_HOST_TOOLS_CMD_INPUT_H
+#ifndef TINYPERF_HOST_TOOLS_CLI_INPUT_H
+#define TINYPERF_HOST_TOOLS_CLI_INPUT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,15 +1,15 @@
 /* What the symbolizing commands (report, script) share: the symbol options (--sysroot ...),
  * opening a session with its symcache, the header lines that say where each DSO's symbols
  * came from or why it has none, and --time ranges. CLI code: it prints. */
-#ifndef TINYPERF_HOST_TOOLS_CMD_SYM_H
-#define TINYPERF_HOST_TOOLS_CMD_SYM_H
+#ifndef TINYPERF_HOST_TOOLS_CLI_SYM_H
+#define TINYPERF_HOST_TOOLS_CLI_SYM_H
 
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "host-tools/cmd-input.h"
+#include "host-tools/cli/input.h"
 #include "host-tools/lib/agg/agg.h"
 #include "host-tools/lib/session/session.h"
 #include "host-tools/lib/frames/frames.h"
