@@ -207,7 +207,8 @@ endif
 shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 	$(wildcard $(srctree)/libc-shim/$(if $(CONFIG_SHIM_FREESTANDING),freestanding,hosted)/*.c)
 # Optional features: the files each one adds; the call sites test IS_ENABLED(CONFIG_X).
-rec-opt-src := $(if $(CONFIG_REC_STREAMS),,recorder/sink-tcp.c recorder/sink-serial.c \
+# perfdata/deframe.c is the host's stream decoder: never on the device
+rec-opt-src := perfdata/deframe.c $(if $(CONFIG_REC_STREAMS),,recorder/sink-tcp.c recorder/sink-serial.c \
 		recorder/coalesce.c perfdata/framing.c) \
 	$(if $(CONFIG_REC_TRACEPOINTS),,recorder/tracefs.c recorder/tracing-data.c) \
 	$(if $(CONFIG_REC_FLIGHT),,recorder/flight.c recorder/ring-backward.c) \
