@@ -10,8 +10,6 @@
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/internal.h"
 
-#define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
-
 /* objcopy --only-keep-debug zeroes p_offset of the segments whose bytes it dropped. A debug
  * file standing in for a missing main file gets them back on the assumption that the file was
  * laid out like memory from its first file-backed segment on (true of GNU ld and gold output;

@@ -1,5 +1,6 @@
 /* The symbolizer's last source: the symbols the recording carries (TP_FEAT_SYMTAB), used for a
  * DSO or kernel when no file on the host could be used, and only for the recorded identity. */
+#define _GNU_SOURCE
 #include <string.h>
 
 #include "host-tools/lib/common/common.h"

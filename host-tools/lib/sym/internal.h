@@ -1,13 +1,16 @@
 /* The symbolizer's insides, shared by its files: symbolizer.c (API, DSO registry, result
- * cache), sym/find.c (where files are looked for and how they are proven right), sym/elf.c
+ * cache), sym/find.c (where files are looked for), sym/candidate.c (how each is proven
+ * right), sym/elf.c
  * (an ELF through libdwfl: symbols, segments, lines, inlines), sym/kernel.c (vmlinux and
  * kallsyms, relocation). Not for callers. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
 #define TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
 
 #include <elfutils/libdwfl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "host-tools/lib/sym/debugpath.h"
 #include "host-tools/lib/common/common.h"
@@ -16,6 +19,8 @@
 #include "host-tools/lib/sym/symtab.h"
 
 #define TP_BUILD_ID_MAX 64
+
+#define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
 
 /* bump allocator for cached results and strings: freed all at once */
 struct tp_symarena {
@@ -110,6 +115,41 @@ struct tp_symbolizer {
 /* symbolizer.c */
 struct tp_symdso *tp_symdso__alloc(struct tp_symbolizer *s, const char *name);
 void tp_symdso__set_path(struct tp_symdso *dso, const char **field, const char *path);
+
+/* sym/candidate.c: one search for a file of a DSO, and the test of each candidate */
+enum tp_symrole {
+	TP_SYMROLE_MAIN,		/* the file with the code, which maps file offsets */
+	TP_SYMROLE_DEBUG,		/* symbols and DWARF for a main file without them */
+	TP_SYMROLE_DEBUG_AS_MAIN,	/* no main file at all: a debug file found by build-id */
+	TP_SYMROLE_KERNEL,		/* a vmlinux */
+};
+
+#define TP_SYMFINDER_SEEN 64
+
+struct tp_symfinder {
+	struct tp_symbolizer *s;
+	struct tp_symdso *dso;
+	enum tp_symrole role;
+	bool user_given;
+	int fd;			/* the accepted file, or -1 */
+	char path[PATH_MAX];
+	enum tp_symverify verify;
+	bool has_dwarf;
+	unsigned n_mismatch;
+	struct stat seen[TP_SYMFINDER_SEEN];	/* files examined already (dev, ino) */
+	unsigned n_seen;
+	struct stat main_st;	/* TP_SYMROLE_DEBUG: the main file, never its own debug file */
+	bool have_main_st;
+	bool host_vdso;			/* the accepted file is this host's own vdso */
+};
+
+void tp_symfinder__init(struct tp_symfinder *f, struct tp_symbolizer *s, struct tp_symdso *dso,
+			enum tp_symrole role);
+/* open path and keep it if it is the file f looks for: 1 if accepted (or one was already:
+ * stop searching), 0 to go on */
+int tp_symfinder__try(struct tp_symfinder *f, const char *path);
+/* a file's build-id is the recorded one (which perf pads with zeros to 20 bytes) */
+bool tp_build_id_match(const uint8_t *rec, size_t rec_len, const uint8_t *file, size_t file_len);
 
 /* sym/find.c */
 int tp_symfind__user(struct tp_symbolizer *s, struct tp_symdso *dso, const char *path);

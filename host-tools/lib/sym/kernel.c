@@ -13,8 +13,6 @@
 #include "host-tools/lib/sym/internal.h"
 #include "host-tools/lib/data/data.h"
 
-#define symlog(s, lvl, ...) tp_log__msg(&(s)->conf.log, (lvl), __VA_ARGS__)
-
 #define NT_GNU_BUILD_ID_TYPE 3
 
 /* the whole of a file (also /proc files, whose size is 0) into a malloc'd buffer */
