@@ -80,6 +80,7 @@ for entry in $arches; do
 		$objcopy --only-keep-debug "$f" "$f.debug" 2>/dev/null
 		$strip --strip-all -o "$f.stripped" "$f"
 	done
+	$strip --strip-debug -o app.symtab app	# a .symtab, no DWARF
 	cp app.stripped app.dl
 	$objcopy --add-gnu-debuglink=app.debug app.dl
 	cp app.nobid.stripped app.nobid.dl
@@ -109,6 +110,18 @@ for entry in $arches; do
 	put app.debug "cache-debug/usr/bin/app/$bid/debug"
 	mkdir -p "cache-debug/.build-id/$xx"
 	ln -sfn "../../usr/bin/app/$bid" "cache-debug/.build-id/$xx/$rest"
+	# the richest verified copy wins, wherever the search order meets it: a stripped copy in
+	# the cache (perf record's) before the sysroot's unstripped one, a .symtab-only copy
+	# before a copy with DWARF, and a full copy in the cache before a poorer sysroot one
+	cache() { # FILE DIR: FILE as DIR's build-id cache entry for app
+		put "$1" "$2/usr/bin/app/$bid/elf"
+		mkdir -p "$2/.build-id/$xx"
+		ln -sfn "../../usr/bin/app/$bid" "$2/.build-id/$xx/$rest"
+	}
+	cache app.stripped cache-stripped
+	put app s-best/usr/bin/app
+	cache app.symtab cache-symtab
+	put app.symtab s-symtab/usr/bin/app
 	put app.stripped s-dd/usr/bin/app
 	put app.rebuilt dd/build/aaa-0.1/app
 	put app dd/build/app-1.0/app

@@ -92,6 +92,8 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 	char want[2 * TP_BUILD_ID_MAX + 1], have[2 * TP_BUILD_ID_MAX + 1];
 	const void *fid = NULL;
 	ssize_t fid_len = dwelf_elf_gnu_build_id(elf, &fid);
+	/* with the right file in hand, a wrong one further down the search order is no news */
+	enum tp_log_level warn = f->fd >= 0 ? TP_LOG_DEBUG : TP_LOG_WARN;
 	uint64_t h;
 
 	if (fid_len < 0 || fid_len > TP_BUILD_ID_MAX)
@@ -103,7 +105,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 			return 1;
 		}
 		hex_id(want, sizeof(want), id->build_id, id->build_id_len);
-		symlog(s, TP_LOG_WARN, "build-id mismatch for %s: recorded %s, file has %s",
+		symlog(s, warn, "build-id mismatch for %s: recorded %s, file has %s",
 		       path, want, have);
 		return 0;
 	}
@@ -115,7 +117,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 				     (size_t)fid_len))
 				return 1;
 			hex_id(want, sizeof(want), dso->main_build_id, dso->main_build_id_len);
-			symlog(s, TP_LOG_WARN, "build-id mismatch for %s: %s has %s, file has %s",
+			symlog(s, warn, "build-id mismatch for %s: %s has %s, file has %s",
 			       path, dso->info.elf_path, want, have);
 			return 0;
 		}
@@ -130,7 +132,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 		if (h && h == dso->main_text_hash)
 			return 1;
 		if (dso->has_debuglink || dso->main_text_hash) {
-			symlog(s, TP_LOG_WARN, "%s does not belong to %s: neither its debuglink "
+			symlog(s, warn, "%s does not belong to %s: neither its debuglink "
 			       "CRC nor its code matches", path, dso->info.elf_path);
 			return 0;
 		}
@@ -142,7 +144,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 			*verify = TP_SYMVERIFY_TEXT_HASH;
 			return 1;
 		}
-		symlog(s, TP_LOG_WARN, "text hash mismatch for %s: recorded %016llx, file has "
+		symlog(s, warn, "text hash mismatch for %s: recorded %016llx, file has "
 		       "%016llx", path, (unsigned long long)id->text_hash, (unsigned long long)h);
 		return 0;
 	}
@@ -151,11 +153,11 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 		return 1;
 	}
 	if (s->conf.strict) {
-		symlog(s, TP_LOG_WARN, "no build-id or text hash recorded for %s: not using %s "
+		symlog(s, warn, "no build-id or text hash recorded for %s: not using %s "
 		       "unverified", dso->info.name, path);
 		return 0;
 	}
-	symlog(s, TP_LOG_WARN, "no build-id or text hash recorded for %s: using %s unverified",
+	symlog(s, warn, "no build-id or text hash recorded for %s: using %s unverified",
 	       dso->info.name, path);
 	*verify = TP_SYMVERIFY_NONE;
 	return 1;
@@ -170,6 +172,7 @@ static void note_main(struct tp_symfinder *f, Elf *elf)
 	GElf_Word crc = 0;
 	const char *link = dwelf_elf_gnu_debuglink(elf, &crc);
 
+	dso->main_build_id_len = 0;	/* a richer copy may replace the first one found */
 	if (len > 0 && len <= TP_BUILD_ID_MAX) {
 		memcpy(dso->main_build_id, id, (size_t)len);
 		dso->main_build_id_len = (size_t)len;
@@ -182,6 +185,18 @@ static void note_main(struct tp_symfinder *f, Elf *elf)
 	dso->main_has_dwarf = f->has_dwarf;
 }
 
+/* How much a candidate can serve: DWARF (lines, inlines, every function) over a symbol table
+ * over neither (.dynsym and PLT names at most). */
+static int richness(Elf *elf, bool has_dwarf)
+{
+	return has_dwarf ? TP_SYMFINDER_RICHEST : tp_elf_has_section(elf, ".symtab", true) ? 1 : 0;
+}
+
+bool tp_symfinder__done(const struct tp_symfinder *f)
+{
+	return f->fd >= 0 && (f->final || f->score >= TP_SYMFINDER_RICHEST);
+}
+
 int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 {
 	enum tp_symverify verify = TP_SYMVERIFY_NONE;
@@ -190,9 +205,9 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 	bool has_dwarf;
 	Elf *elf;
 	unsigned i;
-	int fd;
+	int fd, score;
 
-	if (f->fd >= 0)
+	if (tp_symfinder__done(f))
 		return 1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -217,19 +232,35 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 		       f->role == TP_SYMROLE_MAIN ? "code" : "symbols");
 		goto out_end;
 	}
+	score = richness(elf, has_dwarf);
+	if (f->fd >= 0 && score <= f->score) {	/* the right file, but no richer */
+		symlog(f->s, TP_LOG_DEBUG, "%s: not richer than %s", path, f->path);
+		goto out_end;
+	}
 	if (!check_identity(f, elf, fd, path, &verify)) {
-		f->n_mismatch++;
+		if (f->fd < 0)
+			f->n_mismatch++;
 		goto out_end;
 	}
 	f->has_dwarf = has_dwarf;
 	if (f->role != TP_SYMROLE_DEBUG)
 		note_main(f, elf);
 	elf_end(elf);
+	if (f->fd >= 0) {
+		symlog(f->s, TP_LOG_DEBUG, "%s: %s is richer than %s", f->dso->info.name, path,
+		       f->path);
+		close(f->fd);
+	}
 	f->fd = fd;
+	f->score = score;
 	f->verify = verify;
+	/* only proven copies are compared: without an identity the first file found is used, as
+	 * before; a vmlinux or a stand-in debug file is taken as found */
+	f->final = f->role == TP_SYMROLE_KERNEL || f->role == TP_SYMROLE_DEBUG_AS_MAIN ||
+		   verify == TP_SYMVERIFY_NONE || verify == TP_SYMVERIFY_USER;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	symlog(f->s, TP_LOG_DEBUG, "%s: using %s", f->dso->info.name, path);
-	return 1;
+	return tp_symfinder__done(f);
 
 out_end:
 	elf_end(elf);

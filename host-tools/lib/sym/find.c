@@ -151,8 +151,8 @@ static void try_host_vdso(struct tp_symfinder *f)
 		}
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (tp_symfinder__try(f, proc))
-		f->host_vdso = true;
+	tp_symfinder__try(f, proc);
+	f->host_vdso = f->fd >= 0;	/* nothing was held before: this is it */
 	close(fd);
 }
 
@@ -188,7 +188,7 @@ static void search_main(struct tp_symfinder *f, const char *path, const char *he
 	tryf(f, "%s%s", s->sysroot, path);
 	for (i = 0; i < s->dd.n_roots; i++)
 		tryf(f, "%s%s", s->dd.roots[i], path);
-	if (f->fd < 0)
+	if (!tp_symfinder__done(f))
 		tp_debugdirs__each(&s->dd, tp_path_basename(path), dd_cb, f);
 	if (f->fd < 0 && s->debuginfod && id->build_id_len)
 		try_by_build_id(f, id->build_id, id->build_id_len, false);
@@ -245,9 +245,9 @@ static void search_debug(struct tp_symfinder *f, const char *path, const char *l
 		tryf(f, "%s/usr/lib/debug%s.debug", r, path);
 		tryf(f, "%s%s", r, path);
 	}
-	if (f->fd < 0)
+	if (!tp_symfinder__done(f))
 		tp_debugdirs__each(&s->dd, base, dd_cb, f);
-	if (f->fd < 0 && link && strcmp(link, base))
+	if (!tp_symfinder__done(f) && link && strcmp(link, base))
 		tp_debugdirs__each(&s->dd, link, dd_cb, f);
 }
 
@@ -302,7 +302,8 @@ int tp_symfind__try_vmlinux(struct tp_symbolizer *s, struct tp_symdso *dso, cons
 
 	tp_symfinder__init(&f, s, dso, TP_SYMROLE_KERNEL);
 	f.user_given = given_by_user;
-	if (!tp_symfinder__try(&f, path))
+	tp_symfinder__try(&f, path);
+	if (f.fd < 0)
 		return f.n_mismatch ? 2 : 1;
 	dso->info.verify = f.verify;
 	err = tp_symelf__open(s, dso, f.path, f.fd);
@@ -316,7 +317,8 @@ static bool verify_fetched(struct tp_symdso *dso, int fd, const char *path)
 
 	(void)fd;	/* checked by path: try_path opens it again */
 	tp_symfinder__init(&f, dso->owner, dso, TP_SYMROLE_DEBUG);
-	if (!tp_symfinder__try(&f, path))
+	tp_symfinder__try(&f, path);
+	if (f.fd < 0)
 		return false;
 	dso->debug_has_dwarf = f.has_dwarf;
 	close(f.fd);

@@ -124,6 +124,7 @@ enum tp_symrole {
 	TP_SYMROLE_KERNEL,		/* a vmlinux */
 };
 
+#define TP_SYMFINDER_RICHEST 2	/* DWARF */
 #define TP_SYMFINDER_SEEN 64
 
 struct tp_symfinder {
@@ -141,13 +142,20 @@ struct tp_symfinder {
 	struct stat main_st;	/* TP_SYMROLE_DEBUG: the main file, never its own debug file */
 	bool have_main_st;
 	bool host_vdso;			/* the accepted file is this host's own vdso */
+	int score;		/* the accepted file's richness: 0 .. TP_SYMFINDER_RICHEST */
+	bool final;		/* the accepted file is not to be replaced by a richer one */
 };
 
 void tp_symfinder__init(struct tp_symfinder *f, struct tp_symbolizer *s, struct tp_symdso *dso,
 			enum tp_symrole role);
-/* open path and keep it if it is the file f looks for: 1 if accepted (or one was already:
- * stop searching), 0 to go on */
+/* Open path and keep it if it is the file f looks for and richer than the one f holds (a
+ * candidate with the recorded identity and DWARF beats one with a .symtab, which beats one
+ * with neither): identity decides which binary, richness which copy. 1 when the search can
+ * stop (the richest kind is held, or an unverified file, which is not compared), else 0;
+ * f->fd >= 0 once a file is held. */
 int tp_symfinder__try(struct tp_symfinder *f, const char *path);
+/* f holds a file that no later candidate can beat */
+bool tp_symfinder__done(const struct tp_symfinder *f);
 /* a file's build-id is the recorded one (which perf pads with zeros to 20 bytes) */
 bool tp_build_id_match(const uint8_t *rec, size_t rec_len, const uint8_t *file, size_t file_len);
 

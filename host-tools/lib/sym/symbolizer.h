@@ -116,7 +116,11 @@ void tp_symbolizer__delete(struct tp_symbolizer *sym);
  * same identity) unless out of memory; if no candidate matches, the handle resolves nothing
  * and its info says why. Returns 0 or -TP_ERR_NOMEM / -TP_ERR_INVAL.
  * Search order, each candidate checked against the identity (a mismatch is logged with both
- * identities and the file skipped):
+ * identities and the file skipped). Identity decides which binary, richness which copy: of the
+ * verified copies along each list, the one with DWARF is kept over one with a .symtab, and
+ * that over one with neither (a stripped copy in the cache does not hide the sysroot's
+ * unstripped one); the search stops at the first with DWARF. Without a recorded identity the
+ * first file found is used, as it cannot be compared:
  *   the file with the code: <buildid-dir>/.build-id/xx/yyyy/elf (and the old flat link),
  *     <buildid-dir><path>/<id>/elf, <sysroot><path>, the debug dirs, debuginfod's executable;
  *   its symbols and DWARF, if that file has none: <buildid-dir>/.build-id/xx/yyyy/debug,

@@ -200,9 +200,22 @@ static void test_arch(const char *arch)
 			 TP_SYMSRC_DEBUGINFO, "/elf", NULL), .buildid_dir = "cache-elf");
 	ROUTE(test_route(arch, "build-id cache .build-id/xx/yyyy/debug", &su, "app", false,
 			 TP_SYMSRC_DEBUGINFO, "/elf", "/debug"), .buildid_dir = "cache-debug");
+	/* the sysroot's stripped copy is found first; the debug dir's unstripped one is richer */
 	ROUTE(test_route(arch, "debug dir searched by basename, decoy refused", &su, "app", false,
-			 TP_SYMSRC_DEBUGINFO, "s-dd/usr/bin/app", "dd/build/app-1.0/app"),
+			 TP_SYMSRC_DEBUGINFO, "dd/build/app-1.0/app", NULL),
 	      .sysroot = "s-dd", .debug_dir = "dd/build");
+	ROUTE(test_route(arch, "a stripped copy in the cache does not hide the sysroot's", &su,
+			 "app", false, TP_SYMSRC_DEBUGINFO, "s-best/usr/bin/app", NULL),
+	      .sysroot = "s-best", .buildid_dir = "cache-stripped");
+	ROUTE(test_route(arch, "a .symtab-only copy in the cache gives way to DWARF", &su, "app",
+			 false, TP_SYMSRC_DEBUGINFO, "s-best/usr/bin/app", NULL),
+	      .sysroot = "s-best", .buildid_dir = "cache-symtab");
+	ROUTE(test_route(arch, "a full copy in the cache beats the sysroot's .symtab-only", &su,
+			 "app", false, TP_SYMSRC_DEBUGINFO, "/elf", NULL),
+	      .sysroot = "s-symtab", .buildid_dir = "cache-elf");
+	ROUTE(test_route(arch, "a stripped copy and a debug file combine", &su, "app", false,
+			 TP_SYMSRC_DEBUGINFO, "/elf", ".debug"),
+	      .sysroot = "s-bid", .buildid_dir = "cache-stripped");
 	ROUTE(test_route(arch, "only a debug file, by build-id, stands in", &su, "app", false,
 			 TP_SYMSRC_DEBUGINFO, ".debug", NULL), .sysroot = "s-debugonly");
 	ROUTE(test_route(arch, "MiniDebugInfo (.gnu_debugdata)", &su, "app", false,
@@ -213,7 +226,7 @@ static void test_arch(const char *arch)
 	ROUTE(test_route(arch, "no build-id: debuglink checked by CRC", &su, "app.nobid", true,
 			 TP_SYMSRC_DEBUGINFO, NULL, ".debug/app.nobid.debug"), .sysroot = "s-nb-dl");
 	ROUTE(test_route(arch, "no build-id: debug dir copy matched by text hash", &su,
-			 "app.nobid", true, TP_SYMSRC_DEBUGINFO, NULL, "nbdd/build/app-1.0/app"),
+			 "app.nobid", true, TP_SYMSRC_DEBUGINFO, "nbdd/build/app-1.0/app", NULL),
 	      .sysroot = "s-nb-dd", .debug_dir = "nbdd/build");
 	ROUTE(test_refused(arch, "rebuilt binary refused by build-id", &su, "app", "app.rebuilt",
 			   false, TP_SYMDSO_MISMATCH), .sysroot = "s-rebuilt");
