@@ -209,7 +209,8 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 
 	if (tp_symfinder__done(f))
 		return 1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at a binary's path must not hang the search (fstat refuses it) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
