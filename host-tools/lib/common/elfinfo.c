@@ -1,5 +1,8 @@
 /* What an ELF file holds, asked of libelf (elfinfo.h). */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host-tools/lib/common/elfinfo.h"
 
@@ -48,4 +51,29 @@ bool tp_elf_has_code(Elf *elf)
 			return true;
 	}
 	return false;
+}
+
+enum tp_elf_richness tp_elf_richness(Elf *elf)
+{
+	if (tp_elf_has_section(elf, ".debug_info", true) ||
+	    tp_elf_has_section(elf, ".zdebug_info", true))
+		return TP_ELF_DWARF;
+	return tp_elf_has_section(elf, ".symtab", true) ? TP_ELF_SYMTAB : TP_ELF_BARE;
+}
+
+enum tp_elf_richness tp_elf_file_richness(const char *path)
+{
+	enum tp_elf_richness r = TP_ELF_BARE;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	Elf *elf;
+
+	if (fd < 0)
+		return r;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		r = tp_elf_richness(elf);
+	elf_end(elf);
+	close(fd);
+	return r;
 }

@@ -67,15 +67,14 @@ static uint64_t elf_text_hash(Elf *elf)
 	return raw ? tp_text_hash(raw, size) : 0;
 }
 
-static bool useful(const struct tp_symfinder *f, Elf *elf, bool *has_dwarf)
+static bool useful(const struct tp_symfinder *f, Elf *elf, enum tp_elf_richness rich)
 {
-	bool symtab = tp_elf_has_section(elf, ".symtab", true);
+	bool symtab = rich == TP_ELF_SYMTAB ||
+		      (rich == TP_ELF_DWARF && tp_elf_has_section(elf, ".symtab", true));
 
-	*has_dwarf = tp_elf_has_section(elf, ".debug_info", true) ||
-		     tp_elf_has_section(elf, ".zdebug_info", true);
 	switch (f->role) {
 	case TP_SYMROLE_MAIN: return tp_elf_has_code(elf);
-	case TP_SYMROLE_DEBUG: return symtab || *has_dwarf;
+	case TP_SYMROLE_DEBUG: return rich != TP_ELF_BARE;
 	case TP_SYMROLE_DEBUG_AS_MAIN: return symtab;
 	case TP_SYMROLE_KERNEL: return symtab || tp_elf_has_code(elf);
 	}
@@ -185,27 +184,20 @@ static void note_main(struct tp_symfinder *f, Elf *elf)
 	dso->main_has_dwarf = f->has_dwarf;
 }
 
-/* How much a candidate can serve: DWARF (lines, inlines, every function) over a symbol table
- * over neither (.dynsym and PLT names at most). */
-static int richness(Elf *elf, bool has_dwarf)
-{
-	return has_dwarf ? TP_SYMFINDER_RICHEST : tp_elf_has_section(elf, ".symtab", true) ? 1 : 0;
-}
-
 bool tp_symfinder__done(const struct tp_symfinder *f)
 {
-	return f->fd >= 0 && (f->final || f->score >= TP_SYMFINDER_RICHEST);
+	return f->fd >= 0 && (f->final || f->rich == TP_ELF_DWARF);
 }
 
 int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 {
 	enum tp_symverify verify = TP_SYMVERIFY_NONE;
 	GElf_Ehdr eh;
+	enum tp_elf_richness rich;
 	struct stat st;
-	bool has_dwarf;
 	Elf *elf;
 	unsigned i;
-	int fd, score;
+	int fd;
 
 	if (tp_symfinder__done(f))
 		return 1;
@@ -228,13 +220,13 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 		symlog(f->s, TP_LOG_DEBUG, "%s: not an executable or shared ELF file", path);
 		goto out_end;
 	}
-	if (!useful(f, elf, &has_dwarf)) {
+	rich = tp_elf_richness(elf);
+	if (!useful(f, elf, rich)) {
 		symlog(f->s, TP_LOG_DEBUG, "%s: has no %s", path,
 		       f->role == TP_SYMROLE_MAIN ? "code" : "symbols");
 		goto out_end;
 	}
-	score = richness(elf, has_dwarf);
-	if (f->fd >= 0 && score <= f->score) {	/* the right file, but no richer */
+	if (f->fd >= 0 && rich <= f->rich) {	/* the right file, but no richer */
 		symlog(f->s, TP_LOG_DEBUG, "%s: not richer than %s", path, f->path);
 		goto out_end;
 	}
@@ -243,7 +235,7 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 			f->n_mismatch++;
 		goto out_end;
 	}
-	f->has_dwarf = has_dwarf;
+	f->has_dwarf = rich == TP_ELF_DWARF;
 	if (f->role != TP_SYMROLE_DEBUG)
 		note_main(f, elf);
 	elf_end(elf);
@@ -253,7 +245,7 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 		close(f->fd);
 	}
 	f->fd = fd;
-	f->score = score;
+	f->rich = rich;
 	f->verify = verify;
 	/* only proven copies are compared: without an identity the first file found is used, as
 	 * before; a vmlinux or a stand-in debug file is taken as found */

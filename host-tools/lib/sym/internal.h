@@ -124,7 +124,6 @@ enum tp_symrole {
 	TP_SYMROLE_KERNEL,		/* a vmlinux */
 };
 
-#define TP_SYMFINDER_RICHEST 2	/* DWARF */
 #define TP_SYMFINDER_SEEN 64
 
 struct tp_symfinder {
@@ -142,7 +141,7 @@ struct tp_symfinder {
 	struct stat main_st;	/* TP_SYMROLE_DEBUG: the main file, never its own debug file */
 	bool have_main_st;
 	bool host_vdso;			/* the accepted file is this host's own vdso */
-	int score;		/* the accepted file's richness: 0 .. TP_SYMFINDER_RICHEST */
+	enum tp_elf_richness rich;	/* the accepted file's */
 	bool final;		/* the accepted file is not to be replaced by a richer one */
 };
 
