@@ -210,7 +210,7 @@ static int add_one(struct bc *b, const char *path, bool explicit)
 		r = tp_bidcache__add_buf(b->c, &f.key, name, f.kind, buf, len, &res);
 		free(buf);
 	} else {
-		r = tp_bidcache__add(b->c, &f.key, name, f.kind, real, !b->copy, &res);
+		r = tp_bidcache__add(b->c, &f.key, name, &f.kind, real, !b->copy, &res);
 	}
 	if (r) {
 		b->failed++;

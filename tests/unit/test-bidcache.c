@@ -135,6 +135,57 @@ static void test_layout(void)
 
 /* ---- the cache ---- */
 
+/* a kind to pass by pointer (tp_bidcache__add may turn an elf into the entry's debug file) */
+#define kind(k) (&(enum tp_bidkind){ (k) })
+
+/* perf record caches the stripped binary; the unstripped copy then joins as the debug file */
+static void test_richer_copy(void)
+{
+	struct tcase c = case_begin("cache: a richer copy of a cached elf joins as its debug file");
+	struct tp_bidkey k = key_of(0x30);
+	struct tp_bidcache *bc;
+	enum tp_bidres res;
+	enum tp_bidkind kd;
+	char dir[300], rich[300], poor[300], cmd[1024], path[600];
+
+	path_of(dir, sizeof(dir), "c-rich");
+	path_of(rich, sizeof(rich), "bin-rich");
+	path_of(poor, sizeof(poor), "bin-poor");
+	/* this test, built -g, is the rich copy; strip makes the poor one */
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && strip -o %s %s", (int)getpid(), rich,
+		 poor, rich);
+	if (system(cmd)) {
+		EXPECT_TRUE(&c, "made a stripped copy with cp and strip", false);
+		case_end(&c);
+		return;
+	}
+	EXPECT(&c, "open", 0, tp_bidcache__open(&bc, dir, NULL));
+	if (c.failed) {
+		case_end(&c);
+		return;
+	}
+	kd = TP_BID_ELF;
+	EXPECT(&c, "the stripped copy added", 0, tp_bidcache__add(bc, &k, "/bin/r", &kd, poor, false,
+								 &res));
+	EXPECT(&c, "as the elf", TP_BID_ELF, kd);
+	kd = TP_BID_ELF;
+	EXPECT(&c, "the unstripped copy added", 0, tp_bidcache__add(bc, &k, "/bin/r", &kd, rich,
+								   false, &res));
+	EXPECT(&c, "as the debug file", TP_BID_DEBUG, kd);
+	EXPECT(&c, "copied", TP_BIDRES_COPIED, res);
+	EXPECT(&c, "found as debug", 1, tp_bidcache__find(bc, &k, TP_BID_DEBUG, path, sizeof(path)));
+	EXPECT(&c, "the debug file is the rich one", TP_ELF_DWARF, tp_elf_file_richness(path));
+	EXPECT(&c, "found as elf", 1, tp_bidcache__find(bc, &k, TP_BID_ELF, path, sizeof(path)));
+	EXPECT(&c, "the elf stays the stripped one", TP_ELF_BARE, tp_elf_file_richness(path));
+	kd = TP_BID_ELF;
+	EXPECT(&c, "the unstripped copy again", 0, tp_bidcache__add(bc, &k, "/bin/r", &kd, rich,
+								   false, &res));
+	EXPECT(&c, "is the elf again: the debug file is as rich", TP_BID_ELF, kd);
+	EXPECT(&c, "present", TP_BIDRES_PRESENT, res);
+	tp_bidcache__close(bc);
+	case_end(&c);
+}
+
 static void test_add_find_remove(void)
 {
 	struct tcase c = case_begin("cache: add (link and copy), find, add again, remove");
@@ -150,21 +201,21 @@ static void test_add_find_remove(void)
 	EXPECT(&c, "open", 0, tp_bidcache__open(&bc, dir, NULL));
 	if (c.failed)
 		goto out;
-	EXPECT(&c, "add linked", 0, tp_bidcache__add(bc, &k, "/usr/bin/a", TP_BID_ELF, src, true, &res));
+	EXPECT(&c, "add linked", 0, tp_bidcache__add(bc, &k, "/usr/bin/a", kind(TP_BID_ELF), src, true, &res));
 	EXPECT(&c, "a hard link in the same filesystem", TP_BIDRES_LINKED, res);
 	EXPECT(&c, "find", 1, tp_bidcache__find(bc, &k, TP_BID_ELF, path, sizeof(path)));
 	EXPECT_TRUE(&c, "found: the entry the index link leads to",
 		    strstr(path, "/usr/bin/a/10171e25") != NULL);
 	EXPECT_TRUE(&c, "same inode", !stat(path, &st) && st.st_nlink == 2);
 	EXPECT(&c, "no debug yet", 0, tp_bidcache__find(bc, &k, TP_BID_DEBUG, path, sizeof(path)));
-	EXPECT(&c, "add debug (copy)", 0, tp_bidcache__add(bc, &k, "/other/name", TP_BID_DEBUG, src,
+	EXPECT(&c, "add debug (copy)", 0, tp_bidcache__add(bc, &k, "/other/name", kind(TP_BID_DEBUG), src,
 							 false, &res));
 	EXPECT(&c, "copied", TP_BIDRES_COPIED, res);
 	snprintf(path, sizeof(path), "%s/usr/bin/a/%s/debug", dir,
 		 "10171e252c333a41484f565d646b727980878e95");
 	EXPECT_TRUE(&c, "the debug file joins the existing entry, whatever name it came with",
 		    is_file(path));
-	EXPECT(&c, "add again", 0, tp_bidcache__add(bc, &k, "/usr/bin/a", TP_BID_ELF, src, true, &res));
+	EXPECT(&c, "add again", 0, tp_bidcache__add(bc, &k, "/usr/bin/a", kind(TP_BID_ELF), src, true, &res));
 	EXPECT(&c, "present", TP_BIDRES_PRESENT, res);
 	EXPECT(&c, "add_buf kallsyms", 0, tp_bidcache__add_buf(bc, &k2, "[kernel.kallsyms]",
 							     TP_BID_KALLSYMS, "ffff T _text\n", 14, &res));
@@ -203,7 +254,7 @@ static void entry_at(struct tp_bidcache *bc, uint8_t seed, size_t size, time_t t
 	snprintf(src, sizeof(src), "%s/src-%u", root, seed);
 	snprintf(name, sizeof(name), "/bin/e%u", seed);
 	write_file(src, size, (char)seed);
-	tp_bidcache__add(bc, &k, name, TP_BID_ELF, src, false, &res);
+	tp_bidcache__add(bc, &k, name, kind(TP_BID_ELF), src, false, &res);
 	tp_bidkey__str(&k, id, sizeof(id));
 	snprintf(rel, sizeof(rel), "bin/e%u/%s/elf", seed, id);
 	set_times(tp_bidcache__dir(bc), rel, t);
@@ -299,7 +350,7 @@ static void test_concurrent(void)
 				/* ids 0..39 from both, 40..59 from one */
 				struct tp_bidkey k = key_of((uint8_t)(i < 40 ? i : i + 20 * p));
 
-				bad |= tp_bidcache__add(bc, &k, "/x", TP_BID_ELF, src, p == 0, &res);
+				bad |= tp_bidcache__add(bc, &k, "/x", kind(TP_BID_ELF), src, p == 0, &res);
 			}
 			tp_bidcache__close(bc);
 			_exit(bad ? 1 : 0);
@@ -601,6 +652,7 @@ int main(void)
 	test_keys();
 	test_layout();
 	test_add_find_remove();
+	test_richer_copy();
 	test_list_trim();
 	test_concurrent();
 	test_identify();

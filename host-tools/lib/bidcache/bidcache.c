@@ -293,7 +293,7 @@ static int buf_fill(void *ctx, int fd)
 
 static int add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *name,
 	       enum tp_bidkind kind, const char *src, const struct buf_ctx *mem, bool allow_link,
-	       enum tp_bidres *res)
+	       bool replace, enum tp_bidres *res)
 {
 	char entry[PATH_MAX], dst[PATH_MAX], rel[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
 	bool is_file, link_exists, linked = false, new_link = false;
@@ -329,7 +329,7 @@ static int add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *nam
 	}
 	if (tp_path_fmt(dst, sizeof(dst), "%s/%s", entry, tp_bidkind_name(kind)))
 		return bidcache__fail(c, -ENAMETOOLONG, "cannot add", entry);
-	if (!stat(dst, &st) && S_ISREG(st.st_mode)) {
+	if (!replace && !stat(dst, &st) && S_ISREG(st.st_mode)) {
 		touch(dst);
 		*res = TP_BIDRES_PRESENT;
 	} else {
@@ -351,13 +351,33 @@ static int add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *nam
 	return err ? bidcache__fail(c, err, "cannot create the index link", link) : 0;
 }
 
-int tp_bidcache__add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *name,
-		     enum tp_bidkind kind, const char *src, bool allow_link, enum tp_bidres *res)
+/* perf record caches the binary as it ran, often stripped: a copy of the same identity that
+ * names more (tp_elf_richness) than the entry's elf and its debug file joins the entry as its
+ * debug file, perf's layout, so that perf and the symbolizer both use it */
+static bool richer_than_cached(struct tp_bidcache *c, const struct tp_bidkey *k, const char *src)
 {
+	char elf[PATH_MAX], debug[PATH_MAX];
+	enum tp_elf_richness r;
+
+	if (!tp_bidcache__find(c, k, TP_BID_ELF, elf, sizeof(elf)))
+		return false;
+	r = tp_elf_file_richness(src);
+	return r > tp_elf_file_richness(elf) &&
+	       (!tp_bidcache__find(c, k, TP_BID_DEBUG, debug, sizeof(debug)) ||
+		r > tp_elf_file_richness(debug));
+}
+
+int tp_bidcache__add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *name,
+		     enum tp_bidkind *kind, const char *src, bool allow_link, enum tp_bidres *res)
+{
+	bool upgrade;
 	int err;
 
 	bidcache__lock(c, false);
-	err = add(c, k, name, kind, src, NULL, allow_link, res);
+	upgrade = *kind == TP_BID_ELF && richer_than_cached(c, k, src);
+	if (upgrade)
+		*kind = TP_BID_DEBUG;
+	err = add(c, k, name, *kind, src, NULL, allow_link, upgrade, res);
 	bidcache__unlock(c);
 	return err;
 }
@@ -369,7 +389,7 @@ int tp_bidcache__add_buf(struct tp_bidcache *c, const struct tp_bidkey *k, const
 	int err;
 
 	bidcache__lock(c, false);
-	err = add(c, k, name, kind, NULL, &mem, false, res);
+	err = add(c, k, name, kind, NULL, &mem, false, false, res);
 	bidcache__unlock(c);
 	return err;
 }

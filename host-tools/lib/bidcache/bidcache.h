@@ -88,11 +88,14 @@ enum tp_bidres {
 					 * refreshed */
 };
 
-/* Add the file src as `kind` of identity k, named name. When the identity already has an
- * entry (under any name) the file joins it. allow_link: hard-link when the filesystem lets
- * (callers should pass a path whose content will not be rewritten in place). */
+/* Add the file src as `*kind` of identity k, named name. When the identity already has an
+ * entry (under any name) the file joins it. An elf that names more than the entry's elf and
+ * debug file (a .symtab or DWARF where the cached copy is stripped, as perf record caches
+ * it) joins as the entry's debug file instead, replacing a poorer one: *kind then says
+ * TP_BID_DEBUG. allow_link: hard-link when the filesystem lets (callers should pass a path
+ * whose content will not be rewritten in place). */
 int tp_bidcache__add(struct tp_bidcache *c, const struct tp_bidkey *k, const char *name,
-		     enum tp_bidkind kind, const char *src, bool allow_link, enum tp_bidres *res);
+		     enum tp_bidkind *kind, const char *src, bool allow_link, enum tp_bidres *res);
 /* the same from memory (a kallsyms read from /proc) */
 int tp_bidcache__add_buf(struct tp_bidcache *c, const struct tp_bidkey *k, const char *name,
 			 enum tp_bidkind kind, const void *buf, size_t len, enum tp_bidres *res);
