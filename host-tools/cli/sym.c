@@ -234,8 +234,9 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 		switch (in->status) {
 		case TP_SYMDSO_OK:
 			if (in->src == TP_SYMSRC_NONE) {
-				fprintf(f, "no symbols in %s: samples unresolved\n",
-					in->elf_path ? in->elf_path : "its file");
+				fprintf(f, "no symbols in %s: %s\n",
+					in->elf_path ? in->elf_path : "its file", in->embedded_names ?
+					"names from the recording (embedded)" : "samples unresolved");
 				break;
 			}
 			fprintf(f, "%s from %s", tp_symsrc_str(in->src),
@@ -251,7 +252,8 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 				/* a file on the host was refused first: say which, and why */
 				fprintf(f, ", %s; not used: %s\n", verify_str(in->verify), d->problem);
 			else
-				fprintf(f, ", %s\n", verify_str(in->verify));
+				fprintf(f, ", %s%s\n", verify_str(in->verify), in->embedded_names ?
+					"; names it lacks from the recording (embedded)" : "");
 			break;
 		case TP_SYMDSO_NOT_FOUND:
 			fprintf(f, "%s: samples unresolved\n", d->problem ? d->problem : "not found");

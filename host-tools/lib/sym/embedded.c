@@ -1,5 +1,6 @@
-/* The symbolizer's last source: the symbols the recording carries (TP_FEAT_SYMTAB), used for a
- * DSO or kernel when no file on the host could be used, and only for the recorded identity. */
+/* The symbolizer's last source: the symbols the recording carries (TP_FEAT_SYMTAB), for the
+ * recorded identity only: the whole source of a DSO or kernel no host file serves, and, per
+ * address, the names a host file lacks (a static function missing from a .dynsym). */
 #define _GNU_SOURCE
 #include <string.h>
 
@@ -26,27 +27,48 @@ static const struct tp_embdso *find_module(const struct tp_embsyms *e, const cha
 	return NULL;
 }
 
-int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind)
+/* the recording's block for dso, or NULL (--strict: none without an identity) */
+static const struct tp_embdso *block(const struct tp_symbolizer *s, const struct tp_symdso *dso,
+				     int kind)
 {
 	const struct tp_embsyms *e = s->conf.embedded;
 	const struct tp_embdso *b;
 
-	if (dso->type != TP_SYMDSO_TYPE_NONE || !e)
-		return 0;
+	if (!e)
+		return NULL;
 	b = kind == TP_SYMTAB_MODULE ? find_module(e, dso->info.name) :
 	    tp_embsyms__find(e, kind, dso->info.name, dso->id.build_id, dso->id.build_id_len,
 			     dso->id.text_hash);
-	/* --strict: nothing unverified, embedded or not */
 	if (!b || (s->conf.strict && kind != TP_SYMTAB_MODULE && b->b.id_type == TP_SYMTAB_ID_NONE))
-		return 0;
+		return NULL;
+	return b;
+}
+
+/* b's symbols into tab; 0 or -TP_ERR_NOMEM */
+static int load(struct tp_symtab *tab, const struct tp_embdso *b)
+{
 	for (uint32_t i = 0; i < b->b.nr_syms; i++) {
 		struct tp_sym sym = { .start = b->syms[i].addr, .size = b->syms[i].size,
 				      .name = b->syms[i].name, .seq = i };
 
-		if (tp_symtab__add(&dso->tab, &sym))
+		if (tp_symtab__add(tab, &sym))
 			return -TP_ERR_NOMEM;
 	}
-	tp_symtab__finish(&dso->tab, TP_SYMTAB_ELF, 0);
+	tp_symtab__finish(tab, TP_SYMTAB_ELF, 0);
+	return 0;
+}
+
+int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind)
+{
+	const struct tp_embdso *b;
+
+	if (dso->type != TP_SYMDSO_TYPE_NONE)
+		return 0;
+	b = block(s, dso, kind);
+	if (!b)
+		return 0;
+	if (load(&dso->tab, b))
+		return -TP_ERR_NOMEM;
 	dso->type = TP_SYMDSO_TYPE_EMBEDDED;
 	dso->info.status = TP_SYMDSO_OK;
 	dso->info.src = src_of(b->b.src);
@@ -65,4 +87,40 @@ int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind
 const struct tp_sym *tp_symembed__find(const struct tp_symdso *dso, uint64_t addr)
 {
 	return tp_symtab__find(&dso->tab, addr, -1);
+}
+
+int tp_symembed__fill(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
+		      struct tp_symres *r)
+{
+	bool host_poor = dso->info.src == TP_SYMSRC_DYNSYM || dso->info.src == TP_SYMSRC_NONE;
+	const struct tp_sym *sym;
+
+	if ((r->name && !host_poor) || !s->conf.embedded)
+		return 0;
+	if (!dso->etab_loaded) {
+		const struct tp_embdso *b = block(s, dso, dso->kernel ? TP_SYMTAB_KERNEL :
+						  TP_SYMTAB_USER);
+
+		dso->etab_loaded = true;
+		if (b && load(&dso->etab, b))
+			return -TP_ERR_NOMEM;
+		dso->etab_richer = b && b->b.src != TP_SYMTAB_SRC_DYNSYM;
+	}
+	/* a name the host gave from its .dynsym stays unless the device's .symtab has one */
+	if (r->name && !dso->etab_richer)
+		return 0;
+	sym = tp_symtab__find(&dso->etab, addr, -1);
+	if (!sym)
+		return 0;
+	r->name = sym->name;
+	r->sym_start = sym->start;
+	r->sym_size = sym->size;
+	r->offset = addr - sym->start;
+	r->vaddr = addr;
+	r->file = NULL;
+	r->line = 0;
+	r->n_inline = 0;
+	r->inl = NULL;
+	dso->info.embedded_names = true;
+	return 0;
 }

@@ -68,6 +68,11 @@ struct tp_symdso {
 	bool stand_in;		/* a debug-only file maps addresses: no main file was found */
 	int64_t reloc;		/* kernel: symbol-source address = addr - reloc */
 	struct tp_symtab tab;
+	/* the recording's embedded symbols for an address the host file does not name (or names
+	 * only from .dynsym): filled on first need (sym/embedded.c) */
+	struct tp_symtab etab;
+	bool etab_loaded;
+	bool etab_richer;	/* a .symtab (or MiniDebugInfo) of the device, over a .dynsym */
 	unsigned machine;	/* e_machine */
 	struct tp_symcu *cus;	/* sym/dwarf.c's per-CU function index, sorted by CU offset */
 	size_t n_cus, cap_cus;
@@ -171,6 +176,11 @@ int tp_symfind__debuginfo_cb(Dwfl_Module *mod, void **userdata, const char *modn
 /* sym/embedded.c: if dso resolves nothing, the recording's embedded block for it (kind:
  * TP_SYMTAB_USER, _KERNEL, _MODULE), if any. 0 or -TP_ERR_NOMEM. */
 int tp_symembed__attach(struct tp_symbolizer *s, struct tp_symdso *dso, int kind);
+/* sym/embedded.c: r as a host file resolved addr in dso (a user DSO or the kernel); where that
+ * file names nothing there, or only from its .dynsym while the recording carries the device's
+ * .symtab, the recording's name for addr, if it has one. 0 or -TP_ERR_NOMEM. */
+int tp_symembed__fill(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
+		      struct tp_symres *r);
 const struct tp_sym *tp_symembed__find(const struct tp_symdso *dso, uint64_t addr);
 
 /* sym/dwarf.c: file:line and the inline chain at module address pc */

@@ -158,6 +158,7 @@ static void dso_free(struct tp_symdso *dso)
 	if (dso->dwfl)
 		dwfl_end(dso->dwfl);
 	tp_symtab__exit(&dso->tab);
+	tp_symtab__exit(&dso->etab);
 	free(dso->segs);
 	free(dso->ckeys);
 	free(dso->cvals);
@@ -303,11 +304,13 @@ static int resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr
 {
 	const struct tp_sym *sym;
 	uint64_t a;
+	int err;
 
 	r->vaddr = addr;
 	switch (dso->type) {
 	case TP_SYMDSO_TYPE_ELF:
-		return tp_symelf__resolve(s, dso, addr, r);
+		err = tp_symelf__resolve(s, dso, addr, r);
+		return err ? err : tp_symembed__fill(s, dso, addr, r);
 	case TP_SYMDSO_TYPE_KALLSYMS:
 		a = addr - (uint64_t)dso->reloc;
 		r->vaddr = a;

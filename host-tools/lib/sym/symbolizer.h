@@ -41,9 +41,10 @@ struct tp_symconf {
 	 * build-id recorded, this host's vdso is always tried after the cache, verified. */
 	bool host_vdso;
 	struct tp_log log;	/* diagnostics: mismatches (WARN), where symbols came from (INFO) */
-	/* the symbols embedded in the recording (TP_FEAT_SYMTAB, symembed.h), or NULL: used
-	 * for a DSO, the kernel or a module only when nothing above resolves it, and only
-	 * for the recorded identity */
+	/* the symbols embedded in the recording (TP_FEAT_SYMTAB, symembed.h), or NULL, only
+	 * for the recorded identity: for a DSO, the kernel or a module that nothing above
+	 * resolves, and for each address a host file does not name (or names only from its
+	 * .dynsym while the recording has the device's .symtab) */
 	const struct tp_embsyms *embedded;
 };
 
@@ -83,6 +84,9 @@ struct tp_symdso_info {
 	size_t n_syms;		/* functions in the lookup table */
 	int64_t kernel_reloc;	/* kernel: runtime address - address in the symbol source */
 	bool embedded;		/* from the recording's embedded symbols (sym_path says so) */
+	/* some addresses the host file does not name (or names only from its .dynsym) were
+	 * named from the recording's embedded symbols */
+	bool embedded_names;
 };
 
 /* One inlined call, innermost first: inl[0].func was inlined into inl[1].func (or into the
