@@ -44,6 +44,10 @@ void _start(void)
 		       ;
 }
 EOF
+cat > plt.c <<'EOF'
+extern int ext_fn(int x);
+int call_ext(int x) { return ext_fn(x) + 1; }
+EOF
 for m in L_INNER_FIRST L_INNER_LAST L_CALL_INNER L_CALL_OUTER; do
 	echo "$m=$(grep -n "$m" prog.c | cut -d: -f1)"
 done > facts
@@ -73,7 +77,9 @@ for entry in $arches; do
 	$cc $cflags -Wl,--build-id=sha1 -Wl,--defsym=_text=alpha -o vmlinux ../prog.c
 	$cc -O2 -g -nostdlib -shared -fPIC -Wl,--build-id=sha1 -o libdemo.so ../prog.c
 	} 2>/dev/null
-	for f in app app.rebuilt app.nobid app.nobid.rebuilt vmlinux libdemo.so; do
+	# a library calling out through its PLT: stripped, with its debug file by build-id
+	$cc -O2 -g -nostdlib -shared -fPIC -Wl,--build-id=sha1 -o libplt.so ../plt.c 2>/dev/null
+	for f in app app.rebuilt app.nobid app.nobid.rebuilt vmlinux libdemo.so libplt.so; do
 		$nm -S --defined-only "$f" > "$f.nm"
 	done
 	for f in app app.nobid app.nobid.rebuilt; do
@@ -138,6 +144,13 @@ for entry in $arches; do
 	put app.stripped s-dinfod/usr/bin/app
 	put app.debug "srv/buildid/$bid/debuginfo"
 	put libdemo.so s-so/usr/lib/libdemo.so
+	# .plt's file offset and size (hex), where the arch has one (MIPS has .MIPS.stubs)
+	readelf -SW libplt.so | sed -n 's/.*\] \.plt  *[A-Z]*  *[0-9a-f]* \([0-9a-f]*\) \([0-9a-f]*\) .*/\1 \2/p' > libplt.plt
+	$objcopy --only-keep-debug libplt.so libplt.so.debug 2>/dev/null
+	$strip --strip-all -o libplt.so.stripped libplt.so
+	pbid=$(readelf -n libplt.so | awk '/Build ID/ { print $3 }')
+	put libplt.so.stripped s-plt/usr/lib/libplt.so
+	put libplt.so.debug "s-plt/usr/lib/debug/.build-id/$(echo "$pbid" | cut -c1-2)/$(echo "$pbid" | cut -c3-).debug"
 	# only the debug file exists, by build-id: it stands in for the binary
 	put app.debug "s-debugonly/usr/lib/debug/.build-id/$xx/$rest.debug"
 

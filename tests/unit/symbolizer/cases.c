@@ -99,6 +99,47 @@ static void test_shared_lib(const char *arch)
 	case_end(&c);
 }
 
+/* a stripped library and its debug file: symbols and lines from the debug file, PLT names
+ * from the stripped file (the debug file's .plt has no bytes) */
+static void test_debug_and_plt(const char *arch)
+{
+	char cname[96], path[PATH_MAX], facts[64] = "";
+	struct setup su = { .sysroot = "s-plt" };
+	const struct tp_symres *r = NULL;
+	unsigned long long off = 0, size = 0;
+	struct tp_symbolizer *s;
+	struct tp_symdso *dso;
+	struct tcase c;
+	struct nmsym ns;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/libplt.plt", fx, arch);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(facts, sizeof(facts), f))
+			facts[0] = 0;
+		fclose(f);
+	}
+	if (sscanf(facts, "%llx %llx", &off, &size) != 2 || !size)
+		return;		/* no .plt on this arch (MIPS: .MIPS.stubs) */
+	snprintf(cname, sizeof(cname), "%s: a stripped library and its debug file combine", arch);
+	c = case_begin(cname);
+	dso = route(&c, arch, &su, "/usr/lib/libplt.so", "libplt.so", false, &s);
+	if (dso && nm_lookup(arch, "libplt.so", "call_ext", &ns)) {
+		snprintf(path, sizeof(path), "%s/%s/libplt.so", fx, arch);
+		expect_suffix(&c, "elf_path", "s-plt/usr/lib/libplt.so", tp_symdso__info(dso)->elf_path);
+		expect_suffix(&c, "debug_path", ".debug", tp_symdso__info(dso)->debug_path);
+		EXPECT(&c, "lookup", 0, tp_symbolizer__lookup(s, dso, file_offset(path, ns.addr), &r));
+		expect_str(&c, "call_ext, from the debug file", "call_ext", r ? r->name : NULL);
+		EXPECT_TRUE(&c, "with its source line", r && r->file && r->line);
+		EXPECT(&c, "lookup", 0, tp_symbolizer__lookup(s, dso, off + size - 1, &r));
+		expect_str(&c, "the last PLT stub, from the stripped file", "ext_fn@plt",
+			   r ? r->name : NULL);
+	}
+	tp_symbolizer__delete(s);
+	case_end(&c);
+}
+
 static void test_vmlinux(const char *arch)
 {
 	const uint64_t shift = 0x1000000;
@@ -239,6 +280,7 @@ static void test_arch(const char *arch)
 #undef ROUTE
 	test_inlines(arch);
 	test_shared_lib(arch);
+	test_debug_and_plt(arch);
 	test_vmlinux(arch);
 	test_unverified(arch);
 }
