@@ -8,6 +8,7 @@
 #   a stripped binary resolves from --sysroot with the unstripped copy (build-id, and the
 #     recorder's text hash for a binary without one);
 #   a rebuilt binary in the sysroot is refused with a line naming it, its samples unresolved;
+#   the richest verified copy serves, wherever the search meets it (peer-bestcopy.sh);
 #   a kallsyms file of a kernel relocated elsewhere (a captured /proc/kallsyms, shifted)
 #     resolves the kernel samples to the same symbols.
 # -a recordings on a shared machine hold other people's processes: their top 20 is compared
@@ -223,5 +224,6 @@ if [ -n "$rec" ]; then
 fi
 
 . "$here/peer-symbols.sh"
+. "$here/peer-bestcopy.sh"
 
 done_tests
