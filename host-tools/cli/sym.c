@@ -216,6 +216,19 @@ static int cmp_dso(const void *a, const void *b, void *arg)
 		      tp_symcache__dso(c, *(const uint32_t *)b)->name);
 }
 
+/* the end of a served DSO's line: how it was verified, what else served it, what not */
+static void print_verified(FILE *f, const struct tp_cdso *d, const struct tp_symdso_info *in)
+{
+	fprintf(f, ", %s", verify_str(in->verify));
+	if (in->embedded_names)
+		fputs("; names it lacks from the recording (embedded)", f);
+	if (in->embedded && d->problem)	/* a file on the host was refused first: which, why */
+		fprintf(f, "; not used: %s", d->problem);
+	else if (in->refused)
+		fprintf(f, "; a richer copy not used: %s", in->refused);
+	fputc('\n', f);
+}
+
 void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 {
 	uint32_t n = tp_symcache__nr_dsos(cs->c), nr = 0, *ids = malloc(n * sizeof(*ids));
@@ -248,12 +261,8 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 			if (d->kernel && cs->auto_kallsyms)
 				fprintf(f, ", the running kernel's (the recording does not "
 					"identify its kernel)\n");
-			else if (in->embedded && d->problem)
-				/* a file on the host was refused first: say which, and why */
-				fprintf(f, ", %s; not used: %s\n", verify_str(in->verify), d->problem);
 			else
-				fprintf(f, ", %s%s\n", verify_str(in->verify), in->embedded_names ?
-					"; names it lacks from the recording (embedded)" : "");
+				print_verified(f, d, in);
 			break;
 		case TP_SYMDSO_NOT_FOUND:
 			fprintf(f, "%s: samples unresolved\n", d->problem ? d->problem : "not found");

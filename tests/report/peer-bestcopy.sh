@@ -4,6 +4,7 @@
 #     a sysroot, report --sysroot names what perf report --symfs names (same top entries and
 #     percentages) and its header names the sysroot copy;
 #   archive, then archive --unpack into an empty HOME with the binary gone: the same names;
+#   a rebuilt (richer) copy in the sysroot is named in the header as not used, and why;
 #   buildid-cache --add of the unstripped copy after the stripped one: it joins as debug;
 #   a tinyperf recording of the unstripped binary, the host holding only a stripped copy: the
 #     names come from the recording, a static function missing from .dynsym included.
@@ -82,6 +83,17 @@ if HOME=$bhome "$PERF" record -q -e cpu-clock -F 4000 -o "$tmp/best.data" -- "$b
 	best_top "best: report --sysroot vs perf report --symfs" "$tmp/best-perf.rep" "$tmp/best-tp.rep"
 	check "best: the header names the sysroot copy, not the cached one" \
 		grep -q "^#   $bdev/bin/best: debuginfo from $bsr$bdev/bin/best, build-id verified" "$tmp/best-tp.rep"
+
+	# a sysroot whose copy was rebuilt since: richer, but another binary; the cached stripped
+	# copy serves, and the header says which richer copy was not used, and why
+	mkdir -p "$tmp/bsr-rebuilt$bdev/bin"
+	${CC:-cc} -O1 -g -rdynamic -o "$tmp/bsr-rebuilt$bdev/bin/best" "$tmp/best.c"
+	HOME=$bhome "$tp" report --stdio --sort dso,sym --no-children -i "$tmp/best.data" \
+		--sysroot "$tmp/bsr-rebuilt" --offline >"$tmp/best-rb.rep" 2>"$tmp/best-rb.err"
+	check "best: a rebuilt richer copy is named as not used, with why" grep -q \
+		"^#   $bdev/bin/best: .*, build-id verified; a richer copy not used: build-id mismatch for $tmp/bsr-rebuilt$bdev/bin/best" \
+		"$tmp/best-rb.rep"
+	expect_eq "best: ... and is no warning: the file used is the right one" "" "$(cat "$tmp/best-rb.err")"
 
 	# archive on this host, then unpack where the binary is gone and HOME is empty
 	if HOME=$bhome "$tp" archive "$tmp/best.data" --sysroot "$bsr" >"$tmp/barc.out" 2>&1; then

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,7 +82,28 @@ static bool useful(const struct tp_symfinder *f, Elf *elf, enum tp_elf_richness 
 	return false;
 }
 
-/* 1: right file (*verify set), 0: wrong (logged) */
+/* A candidate is not the file that ran. With nothing held yet that is a warning; with a
+ * verified copy held it was a richer one (only those get this far): the report header says
+ * which and why, in the DSO's info, and the log only at INFO level. */
+__attribute__((format(printf, 2, 3)))
+static void refuse(struct tp_symfinder *f, const char *fmt, ...)
+{
+	char msg[2 * PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (f->fd < 0) {
+		symlog(f->s, TP_LOG_WARN, "%s", msg);
+		return;
+	}
+	symlog(f->s, TP_LOG_INFO, "a richer copy is not used: %s", msg);
+	if (!f->dso->info.refused)
+		f->dso->info.refused = tp_symarena__strdup(&f->dso->arena, msg);
+}
+
+/* 1: right file (*verify set), 0: wrong (refused) */
 static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *path,
 			  enum tp_symverify *verify)
 {
@@ -91,8 +113,6 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 	char want[2 * TP_BUILD_ID_MAX + 1], have[2 * TP_BUILD_ID_MAX + 1];
 	const void *fid = NULL;
 	ssize_t fid_len = dwelf_elf_gnu_build_id(elf, &fid);
-	/* with the right file in hand, a wrong one further down the search order is no news */
-	enum tp_log_level warn = f->fd >= 0 ? TP_LOG_DEBUG : TP_LOG_WARN;
 	uint64_t h;
 
 	if (fid_len < 0 || fid_len > TP_BUILD_ID_MAX)
@@ -104,7 +124,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 			return 1;
 		}
 		hex_id(want, sizeof(want), id->build_id, id->build_id_len);
-		symlog(s, warn, "build-id mismatch for %s: recorded %s, file has %s",
+		refuse(f, "build-id mismatch for %s: recorded %s, file has %s",
 		       path, want, have);
 		return 0;
 	}
@@ -116,7 +136,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 				     (size_t)fid_len))
 				return 1;
 			hex_id(want, sizeof(want), dso->main_build_id, dso->main_build_id_len);
-			symlog(s, warn, "build-id mismatch for %s: %s has %s, file has %s",
+			refuse(f, "build-id mismatch for %s: %s has %s, file has %s",
 			       path, dso->info.elf_path, want, have);
 			return 0;
 		}
@@ -131,7 +151,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 		if (h && h == dso->main_text_hash)
 			return 1;
 		if (dso->has_debuglink || dso->main_text_hash) {
-			symlog(s, warn, "%s does not belong to %s: neither its debuglink "
+			refuse(f, "%s does not belong to %s: neither its debuglink "
 			       "CRC nor its code matches", path, dso->info.elf_path);
 			return 0;
 		}
@@ -143,7 +163,7 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 			*verify = TP_SYMVERIFY_TEXT_HASH;
 			return 1;
 		}
-		symlog(s, warn, "text hash mismatch for %s: recorded %016llx, file has "
+		refuse(f, "text hash mismatch for %s: recorded %016llx, file has "
 		       "%016llx", path, (unsigned long long)id->text_hash, (unsigned long long)h);
 		return 0;
 	}
@@ -152,11 +172,11 @@ static int check_identity(struct tp_symfinder *f, Elf *elf, int fd, const char *
 		return 1;
 	}
 	if (s->conf.strict) {
-		symlog(s, warn, "no build-id or text hash recorded for %s: not using %s "
+		refuse(f, "no build-id or text hash recorded for %s: not using %s "
 		       "unverified", dso->info.name, path);
 		return 0;
 	}
-	symlog(s, warn, "no build-id or text hash recorded for %s: using %s unverified",
+	symlog(s, TP_LOG_WARN, "no build-id or text hash recorded for %s: using %s unverified",
 	       dso->info.name, path);
 	*verify = TP_SYMVERIFY_NONE;
 	return 1;

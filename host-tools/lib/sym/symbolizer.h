@@ -87,6 +87,8 @@ struct tp_symdso_info {
 	/* some addresses the host file does not name (or names only from its .dynsym) were
 	 * named from the recording's embedded symbols */
 	bool embedded_names;
+	/* a copy richer than the one used was refused, and why (another build-id...), or NULL */
+	const char *refused;
 };
 
 /* One inlined call, innermost first: inl[0].func was inlined into inl[1].func (or into the
