@@ -15,5 +15,7 @@ int tp_parse_u64_prefix(const char **s, int base, uint64_t *out);
 int tp_parse_size(const char *s, uint64_t *out);
 /* "1.5", "2", "0.25" seconds -> milliseconds */
 int tp_parse_seconds_ms(const char *s, uint64_t *out_ms);
+/* the value of one hex digit, '0'-'9', 'a'-'f' or 'A'-'F': 0-15, else -1 */
+int tp_hexval(char c);
 
 #endif

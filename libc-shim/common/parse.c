@@ -150,3 +150,10 @@ int tp_parse_seconds_ms(const char *s, uint64_t *out_ms)
 	*out_ms = sec;
 	return 0;
 }
+
+int tp_hexval(char c)
+{
+	int d = digit(c);
+
+	return d < 16 ? d : -1;
+}

@@ -102,6 +102,7 @@ static void test_parse(void)
 	uint64_t u = 0;
 	int64_t i = 0;
 	unsigned v = 0;
+	int hex_n = 0, hex_sum = 0;
 
 	EQ("parse_u64 decimal", tp_parse_u64("12345", 10, &u) ? -1 : (long long)u, 12345);
 	EQ("parse_u64 base 0 hex", tp_parse_u64("0x1F", 0, &u) ? -1 : (long long)u, 31);
@@ -134,6 +135,26 @@ static void test_parse(void)
 	EQ("parse_seconds_ms .0019", tp_parse_seconds_ms(".0019", &u) ? -1 : (long long)u, 1);
 	EQ("parse_seconds_ms abc", tp_parse_seconds_ms("abc", &u), -TP_EINVAL);
 	EQ("parse_seconds_ms .", tp_parse_seconds_ms(".", &u), -TP_EINVAL);
+	EQ("hexval 0", tp_hexval('0'), 0);
+	EQ("hexval 9", tp_hexval('9'), 9);
+	EQ("hexval a", tp_hexval('a'), 10);
+	EQ("hexval F", tp_hexval('F'), 15);
+	EQ("hexval g", tp_hexval('g'), -1);
+	EQ("hexval :", tp_hexval(':'), -1);
+	EQ("hexval @", tp_hexval('@'), -1);
+	EQ("hexval NUL", tp_hexval('\0'), -1);
+	EQ("hexval 0xc1", tp_hexval((char)0xc1), -1);
+	for (int c = 0; c < 256; c++) {
+		int d = tp_hexval((char)c);
+
+		if (d >= 0) {
+			hex_n++;
+			hex_sum += d;
+		}
+	}
+	/* over every byte: 22 digits, 0-9 once and 10-15 in both cases (45 + 2 * 75) */
+	EQ("hexval: digits among all bytes", hex_n, 22);
+	EQ("hexval: their values", hex_sum, 195);
 }
 
 static void test_out(void)

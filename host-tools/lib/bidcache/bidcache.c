@@ -13,6 +13,7 @@
 
 #include "host-tools/lib/bidcache/internal.h"
 #include "host-tools/lib/common/common.h"
+#include "libc-shim/parse.h"
 
 static const char *const kind_names[TP_BID_NR] = {
 	[TP_BID_ELF] = "elf", [TP_BID_DEBUG] = "debug", [TP_BID_KALLSYMS] = "kallsyms",
@@ -45,17 +46,6 @@ int tp_bidkey__str(const struct tp_bidkey *k, char *buf, size_t size)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int tp_bidkey__parse(struct tp_bidkey *k, const char *s)
 {
 	size_t n;
@@ -66,7 +56,7 @@ int tp_bidkey__parse(struct tp_bidkey *k, const char *s)
 		if (strlen(s) != 16)
 			return -TP_ERR_INVAL;
 		for (size_t i = 0; i < 16; i++) {
-			int v = hexval(s[i]);
+			int v = tp_hexval(s[i]);
 
 			if (v < 0)
 				return -TP_ERR_INVAL;
@@ -78,7 +68,7 @@ int tp_bidkey__parse(struct tp_bidkey *k, const char *s)
 	if (n < 2 || n % 2 || n > 2 * TP_BIDKEY_MAX)
 		return -TP_ERR_INVAL;
 	for (size_t i = 0; i < n; i += 2) {
-		int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+		int hi = tp_hexval(s[i]), lo = tp_hexval(s[i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -TP_ERR_INVAL;

@@ -4,20 +4,10 @@
 
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/kallsyms.h"
+#include "libc-shim/parse.h"
 
 /* room given to the last symbol, which has no successor to bound it */
 #define KALLSYMS_LAST_SIZE 4096
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static bool is_space(char c)
 {
@@ -59,7 +49,7 @@ static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref
 	long mi = 0;
 	int rank, v;
 
-	while (p < end && (v = hexval(*p)) >= 0) {
+	while (p < end && (v = tp_hexval(*p)) >= 0) {
 		s.start = s.start << 4 | (uint64_t)v;
 		p++;
 		digits++;
