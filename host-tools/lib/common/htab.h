@@ -107,26 +107,4 @@ static inline void tp_htab__free(struct tp_htab *h)
 	h->mask = h->nr = 0;
 }
 
-/* grow a caller's array of items by doubling: 0 or -1 */
-static inline int tp_grow(void **v, uint32_t *cap, uint32_t need, size_t size)
-{
-	uint32_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < need) {
-		if (ncap > UINT32_MAX / 2)
-			return -1;
-		ncap *= 2;
-	}
-	n = realloc(*v, (size_t)ncap * size);
-	if (!n)
-		return -1;
-	*v = n;
-	*cap = ncap;
-	return 0;
-}
-
 #endif
