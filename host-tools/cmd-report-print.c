@@ -134,15 +134,8 @@ static size_t put_pct(char *buf, double p)
 /* the drawing prefix, one 11-character piece per level ("|          ") */
 static char *prefix_at(struct report *rp, size_t len, size_t more)
 {
-	if (len + more + 1 > rp->prefix_cap) {
-		size_t cap = 2 * (len + more + 1) + 256;
-		char *p = realloc(rp->prefix, cap);
-
-		if (!p)
-			return NULL;
-		rp->prefix = p;
-		rp->prefix_cap = cap;
-	}
+	if (TP_GROW(rp->prefix, rp->prefix_cap, len + more + 1, 256))
+		return NULL;
 	return rp->prefix + len;
 }
 

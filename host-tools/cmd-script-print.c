@@ -406,15 +406,8 @@ static int put_name(struct folded *fo, size_t *len, const char *s, bool semi)
 {
 	size_t n = strlen(s);
 
-	if (*len + n + 2 > fo->cap_buf) {
-		size_t cap = 2 * (*len + n + 2) + 256;
-		char *b = realloc(fo->buf, cap);
-
-		if (!b)
-			return -TP_ERR_NOMEM;
-		fo->buf = b;
-		fo->cap_buf = cap;
-	}
+	if (TP_GROW(fo->buf, fo->cap_buf, *len + n + 2, 256))
+		return -TP_ERR_NOMEM;
 	if (semi)
 		fo->buf[(*len)++] = ';';
 	for (size_t i = 0; i < n; i++) {	/* as stackcollapse-perf.pl tidies names */
@@ -431,7 +424,7 @@ static int fold_path(void *ctx, const struct tp_hentry *e, const struct tp_frame
 {
 	struct folded *fo = ctx;
 	const struct tp_symcache *c = fo->sc->cs.c;
-	size_t len = 0;
+	size_t len = 0, cap;
 	int err = put_name(fo, &len, tp_symcache__comm_str(c, e->comm), false);
 
 	for (uint32_t i = 0; i < nr && !err; i++) {
@@ -454,18 +447,11 @@ static int fold_path(void *ctx, const struct tp_hentry *e, const struct tp_frame
 	}
 	if (err)
 		return err;
-	if (fo->nr == fo->cap) {
-		size_t cap = fo->cap ? 2 * fo->cap : 1024;
-		char **l = realloc(fo->lines, cap * sizeof(*l));
-		uint64_t *k = l ? realloc(fo->counts, cap * sizeof(*k)) : NULL;
-
-		if (l)
-			fo->lines = l;
-		if (!l || !k)
-			return -TP_ERR_NOMEM;
-		fo->counts = k;
-		fo->cap = cap;
-	}
+	/* two arrays, one count: lines grows with a copy of it */
+	cap = fo->cap;
+	if (TP_GROW(fo->lines, cap, fo->nr + 1, 1024) ||
+	    TP_GROW(fo->counts, fo->cap, fo->nr + 1, 1024))
+		return -TP_ERR_NOMEM;
 	fo->lines[fo->nr] = strdup(fo->buf);
 	if (!fo->lines[fo->nr])
 		return -TP_ERR_NOMEM;

@@ -29,15 +29,8 @@ static int push(struct tp_arcplan *p, const char *path, const char *src, uint8_t
 	struct tp_arcmember *m;
 	struct stat st;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 32;
-
-		m = realloc(p->m, cap * sizeof(*m));
-		if (!m)
-			return -TP_ERR_NOMEM;
-		p->m = m;
-		p->cap = cap;
-	}
+	if (TP_GROW(p->m, p->cap, p->n + 1, 32))
+		return -TP_ERR_NOMEM;
 	m = &p->m[p->n];
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(path);

@@ -119,19 +119,10 @@ static int add_member(struct unpack *u, const char *name, char *path, char *targ
 {
 	char *copy = strdup(name);
 
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 64;
-		struct member *m = copy ? realloc(u->m, cap * sizeof(*m)) : NULL;
-
-		if (!m) {
-			free(copy);
-			return -TP_ERR_NOMEM;
-		}
-		u->m = m;
-		u->cap = cap;
-	}
-	if (!copy)
+	if (!copy || TP_GROW(u->m, u->cap, u->n + 1, 64)) {
+		free(copy);
 		return -TP_ERR_NOMEM;
+	}
 	u->m[u->n++] = (struct member){ copy, path, target, t, k };
 	return 0;
 }

@@ -86,15 +86,8 @@ static int add_link(struct tp_bidcache *c, struct list *l, const char *top, cons
 	if (snprintf(id, sizeof(id), "%s%s%s", top[1] == 't' ? "text-" : "", xx, rest) >=
 	    (int)sizeof(id))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct tp_bidentry *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -TP_ERR_NOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (TP_GROW(l->v, l->cap, l->n + 1, 64))
+		return -TP_ERR_NOMEM;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof(*e));
 	if (tp_bidkey__parse(&e->key, id))

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/common/fsutil.h"
+#include "host-tools/lib/common/grow.h"
 
 int tp_fs__mkdirs(const char *path)
 {
@@ -270,16 +271,10 @@ int tp_fs__read_all(const char *path, uint8_t **out, size_t *len)
 		return err;
 	}
 	for (;;) {
-		if (n == cap) {
-			uint8_t *nb = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
+		if (TP_GROW(buf, cap, n + 1, 0)) {	/* room for a read */
+			free(buf);
+			close(fd);
+			return -ENOMEM;
 		}
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)

@@ -57,15 +57,8 @@ static void add(struct line *l, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || !l->cap)
 		return;
-	if (l->len + (size_t)n + 1 > l->cap) {
-		size_t cap = 2 * (l->len + (size_t)n + 1);
-		char *b = realloc(l->buf, cap);
-
-		if (!b)
-			return;
-		l->buf = b;
-		l->cap = cap;
-	}
+	if (TP_GROW(l->buf, l->cap, l->len + (size_t)n + 1, 0))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
 	va_end(ap);

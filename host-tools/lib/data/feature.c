@@ -135,15 +135,8 @@ int tp_features__add_build_id(struct tp_features *f, const struct tp_ev_build_id
 {
 	struct tp_buildid_entry *e;
 
-	if (f->nr_build_ids == f->cap_build_ids) {
-		size_t cap = f->cap_build_ids ? 2 * f->cap_build_ids : 16;
-
-		e = realloc(f->build_ids, cap * sizeof(*e));
-		if (!e)
-			return -TP_ERR_NOMEM;
-		f->build_ids = e;
-		f->cap_build_ids = cap;
-	}
+	if (TP_GROW(f->build_ids, f->cap_build_ids, f->nr_build_ids + 1, 16))
+		return -TP_ERR_NOMEM;
 	e = &f->build_ids[f->nr_build_ids++];
 	e->pid = b->pid;
 	e->misc = misc & PERF_RECORD_MISC_CPUMODE_MASK;

@@ -21,20 +21,9 @@ static int read_all(struct tp_input *in, int fd, const char *path, const struct 
 	for (;;) {
 		ssize_t n;
 
-		if (len == cap) {
-			uint8_t *nb;
-
-			if (cap > SIZE_MAX / 2) {
-				free(buf);
-				return -TP_ERR_NOMEM;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				return -TP_ERR_NOMEM;
-			}
-			buf = nb;
-			cap *= 2;
+		if (TP_GROW(buf, cap, len + 1, 0)) {	/* room for a read */
+			free(buf);
+			return -TP_ERR_NOMEM;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)

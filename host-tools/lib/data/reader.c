@@ -35,26 +35,12 @@ int tp_reader__add_attr(struct tp_reader *r, const struct perf_event_attr *attr,
 {
 	struct tp_attr *a;
 
-	if (r->nr_attrs == r->cap_attrs) {
-		uint32_t cap = r->cap_attrs ? 2 * r->cap_attrs : 4;
-
-		a = realloc(r->attrs, cap * sizeof(*a));
-		if (!a)
-			return -TP_ERR_NOMEM;
-		r->attrs = a;
-		r->cap_attrs = cap;
-	}
+	if (tp_grow((void **)&r->attrs, &r->cap_attrs, r->nr_attrs + 1, sizeof(*r->attrs)))
+		return -TP_ERR_NOMEM;
 	if (nr_ids > SIZE_MAX / sizeof(*r->ids) - r->nr_ids)
 		return -TP_ERR_NOMEM;
-	if (r->nr_ids + nr_ids > r->cap_ids) {
-		size_t cap = 2 * (r->nr_ids + nr_ids) + 16;
-		struct tp_id_entry *e = realloc(r->ids, cap * sizeof(*e));
-
-		if (!e)
-			return -TP_ERR_NOMEM;
-		r->ids = e;
-		r->cap_ids = cap;
-	}
+	if (TP_GROW(r->ids, r->cap_ids, r->nr_ids + nr_ids, 16))
+		return -TP_ERR_NOMEM;
 	a = &r->attrs[r->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->ids = malloc((nr_ids ? nr_ids : 1) * sizeof(uint64_t));

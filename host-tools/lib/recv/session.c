@@ -126,18 +126,8 @@ static int feat_append(struct tp_recv_sess *s, uint32_t id, const void *p, size_
 		s->meta_warned = true;
 		return -1;
 	}
-	if (n > f->cap - f->len) {
-		size_t cap = f->cap ? f->cap : 256;
-		uint8_t *d;
-
-		while (cap - f->len < n)
-			cap *= 2;
-		d = realloc(f->data, cap);
-		if (!d)
-			return fail(s, -TP_ERR_NOMEM, "out of memory");
-		f->data = d;
-		f->cap = cap;
-	}
+	if (TP_GROW(f->data, f->cap, f->len + n, 256))
+		return fail(s, -TP_ERR_NOMEM, "out of memory");
 	memcpy(f->data + f->len, p, n);
 	f->len += n;
 	s->meta += n;

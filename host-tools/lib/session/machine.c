@@ -13,18 +13,10 @@
 
 int tp_ptrs__push(struct tp_ptrs *p, void *v)
 {
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-		void **n;
-
-		if (cap > UINT32_MAX / 2)	/* the indexes hold u32 positions */
-			return -TP_ERR_NOMEM;
-		n = realloc(p->v, cap * sizeof(*n));
-		if (!n)
-			return -TP_ERR_NOMEM;
-		p->v = n;
-		p->cap = cap;
-	}
+	if (p->nr >= UINT32_MAX / 2)	/* the indexes hold u32 positions */
+		return -TP_ERR_NOMEM;
+	if (TP_GROW(p->v, p->cap, p->nr + 1, 64))
+		return -TP_ERR_NOMEM;
 	p->v[p->nr++] = v;
 	return 0;
 }
@@ -210,15 +202,8 @@ static int maps_insert(struct tp_maps *m, const struct tp_map *nm)
 		r->start = nm->end;
 	}
 	keep = m->nr - (hi - lo);
-	if (keep + nr_new > m->cap) {
-		size_t cap = 2 * (keep + nr_new) + 8;
-		struct tp_map *v = realloc(m->v, cap * sizeof(*v));
-
-		if (!v)
-			return -TP_ERR_NOMEM;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (TP_GROW(m->v, m->cap, keep + nr_new, 8))
+		return -TP_ERR_NOMEM;
 	memmove(&m->v[lo + nr_new], &m->v[hi], (m->nr - hi) * sizeof(*m->v));
 	memcpy(&m->v[lo], piece, nr_new * sizeof(*piece));
 	m->nr = keep + nr_new;

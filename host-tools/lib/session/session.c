@@ -58,15 +58,8 @@ static int q_push(struct tp_session *s, const struct tp_event *ev)
 	struct tp_qent e = { ev->sid.time, s->seq++, ev->offset, ev->data };
 	size_t i;
 
-	if (s->nr_q == s->cap_q) {
-		size_t cap = s->cap_q ? 2 * s->cap_q : 1024;
-		struct tp_qent *q = realloc(s->q, cap * sizeof(*q));
-
-		if (!q)
-			return -TP_ERR_NOMEM;
-		s->q = q;
-		s->cap_q = cap;
-	}
+	if (TP_GROW(s->q, s->cap_q, s->nr_q + 1, 1024))
+		return -TP_ERR_NOMEM;
 	/* the hole moves up to where e goes */
 	for (i = s->nr_q++; i && before(&e, &s->q[(i - 1) / 4]); i = (i - 1) / 4)
 		s->q[i] = s->q[(i - 1) / 4];

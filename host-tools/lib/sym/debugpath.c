@@ -59,15 +59,8 @@ static bool skip_name(const char *name)
 
 static int add_dir(struct tp_debugdirs *d, const char *path)
 {
-	if (d->n_dirs == d->cap_dirs) {
-		size_t cap = d->cap_dirs ? d->cap_dirs * 2 : 64;
-		char **p = realloc(d->dirs, cap * sizeof(*p));
-
-		if (!p)
-			return -TP_ERR_NOMEM;
-		d->dirs = p;
-		d->cap_dirs = cap;
-	}
+	if (TP_GROW(d->dirs, d->cap_dirs, d->n_dirs + 1, 64))
+		return -TP_ERR_NOMEM;
 	d->dirs[d->n_dirs] = strdup(path);
 	if (!d->dirs[d->n_dirs])
 		return -TP_ERR_NOMEM;
@@ -77,15 +70,8 @@ static int add_dir(struct tp_debugdirs *d, const char *path)
 
 static int add_ent(struct tp_debugdirs *d, const char *name, const char *dir)
 {
-	if (d->n_ents == d->cap_ents) {
-		size_t cap = d->cap_ents ? d->cap_ents * 2 : 256;
-		struct tp_dd_entry *p = realloc(d->ents, cap * sizeof(*p));
-
-		if (!p)
-			return -TP_ERR_NOMEM;
-		d->ents = p;
-		d->cap_ents = cap;
-	}
+	if (TP_GROW(d->ents, d->cap_ents, d->n_ents + 1, 256))
+		return -TP_ERR_NOMEM;
 	d->ents[d->n_ents].name = strdup(name);
 	if (!d->ents[d->n_ents].name)
 		return -TP_ERR_NOMEM;

@@ -51,15 +51,8 @@ struct tp_symcu {
 
 static int fn_add(struct tp_symcu *cu, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf_Die *die)
 {
-	if (cu->n == cu->cap) {
-		size_t cap = cu->cap ? cu->cap * 2 : 16;
-		struct tp_symfn *p = realloc(cu->fns, cap * sizeof(*p));
-
-		if (!p)
-			return -TP_ERR_NOMEM;
-		cu->fns = p;
-		cu->cap = cap;
-	}
+	if (TP_GROW(cu->fns, cu->cap, cu->n + 1, 16))
+		return -TP_ERR_NOMEM;
 	cu->fns[cu->n++] = (struct tp_symfn){ .lo = lo, .hi = hi, .die = *die, .ix = NULL };
 	return 0;
 }
@@ -120,16 +113,9 @@ static struct tp_symcu *cu_index(struct tp_symdso *dso, Dwarf_Die *cudie, int *e
 	}
 	if (lo < dso->n_cus && dso->cus[lo].off == off)
 		return &dso->cus[lo];
-	if (dso->n_cus == dso->cap_cus) {
-		size_t cap = dso->cap_cus ? dso->cap_cus * 2 : 16;
-		struct tp_symcu *p = realloc(dso->cus, cap * sizeof(*p));
-
-		if (!p) {
-			*err = -TP_ERR_NOMEM;
-			return NULL;
-		}
-		dso->cus = p;
-		dso->cap_cus = cap;
+	if (TP_GROW(dso->cus, dso->cap_cus, dso->n_cus + 1, 16)) {
+		*err = -TP_ERR_NOMEM;
+		return NULL;
 	}
 	memmove(&dso->cus[lo + 1], &dso->cus[lo], (dso->n_cus - lo) * sizeof(*dso->cus));
 	dso->n_cus++;
@@ -162,22 +148,6 @@ static struct tp_symfn *fn_find(struct tp_symcu *cu, Dwarf_Addr pc)
 	return NULL;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	size_t c;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -TP_ERR_NOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* the inlined calls under die (through lexical blocks), children of node parent */
 static int index_inlines(struct tp_symfnix *ix, Dwarf_Die *die, long parent, unsigned depth)
 {
@@ -199,7 +169,7 @@ static int index_inlines(struct tp_symfnix *ix, Dwarf_Die *die, long parent, uns
 		}
 		if (tag != DW_TAG_inlined_subroutine)
 			continue;
-		err = grow((void **)&ix->nodes, &ix->cap_nodes, ix->n_nodes, sizeof(*ix->nodes));
+		err = TP_GROW(ix->nodes, ix->cap_nodes, ix->n_nodes + 1, 16);
 		if (err)
 			break;
 		id = ix->n_nodes++;
@@ -207,7 +177,7 @@ static int index_inlines(struct tp_symfnix *ix, Dwarf_Die *die, long parent, uns
 		while (!err && (off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
 			if (lo >= hi)
 				continue;
-			err = grow((void **)&ix->sc, &ix->cap_sc, ix->n_sc, sizeof(*ix->sc));
+			err = TP_GROW(ix->sc, ix->cap_sc, ix->n_sc + 1, 16);
 			if (!err)
 				ix->sc[ix->n_sc++] = (struct tp_symscope){ lo, hi, id, depth + 1 };
 		}

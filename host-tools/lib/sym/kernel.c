@@ -19,7 +19,7 @@
 static int read_file(const char *path, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
-	char *p = malloc(cap), *q;
+	char *p = malloc(cap);
 	ssize_t r;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -31,15 +31,10 @@ static int read_file(const char *path, char **buf, size_t *len)
 	}
 	while ((r = read(fd, p + n, cap - n)) > 0) {
 		n += (size_t)r;
-		if (n == cap) {
-			q = cap < SIZE_MAX / 2 ? realloc(p, cap * 2) : NULL;
-			if (!q) {
-				free(p);
-				close(fd);
-				return -TP_ERR_NOMEM;
-			}
-			p = q;
-			cap *= 2;
+		if (TP_GROW(p, cap, n + 1, 0)) {	/* room for the next read */
+			free(p);
+			close(fd);
+			return -TP_ERR_NOMEM;
 		}
 	}
 	close(fd);

@@ -188,15 +188,8 @@ struct tp_symdso *tp_symdso__alloc(struct tp_symbolizer *s, const char *name)
 {
 	struct tp_symdso *dso;
 
-	if (s->n_dsos == s->cap_dsos) {
-		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 32;
-		struct tp_symdso **p = realloc(s->dsos, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		s->dsos = p;
-		s->cap_dsos = cap;
-	}
+	if (TP_GROW(s->dsos, s->cap_dsos, s->n_dsos + 1, 32))
+		return NULL;
 	dso = calloc(1, sizeof(*dso));
 	if (!dso)
 		return NULL;

@@ -11,18 +11,9 @@
 
 int tp_symtab__add(struct tp_symtab *t, const struct tp_sym *s)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct tp_sym *p;
-
-		if (cap > SIZE_MAX / sizeof(*p) || cap > UINT32_MAX)
-			return -TP_ERR_NOMEM;
-		p = realloc(t->syms, cap * sizeof(*p));
-		if (!p)
-			return -TP_ERR_NOMEM;
-		t->syms = p;
-		t->cap = cap;
-	}
+	/* seq holds the index in 32 bits */
+	if (t->n >= UINT32_MAX || TP_GROW(t->syms, t->cap, t->n + 1, 256))
+		return -TP_ERR_NOMEM;
 	t->syms[t->n] = *s;
 	t->syms[t->n].seq = (uint32_t)t->n;
 	t->n++;

@@ -18,22 +18,14 @@ struct parser {
 
 static void *alloc(struct parser *ps, size_t n)
 {
-	void *v, **a;
+	void *v;
 
 	if (ps->bad)
 		return NULL;
 	v = calloc(1, n);
-	if (v && ps->pf->nr_allocs == ps->pf->cap_allocs) {
-		unsigned cap = ps->pf->cap_allocs ? 2 * ps->pf->cap_allocs : 16;
-
-		a = realloc(ps->pf->allocs, cap * sizeof(*a));
-		if (!a) {
-			free(v);
-			v = NULL;
-		} else {
-			ps->pf->allocs = a;
-			ps->pf->cap_allocs = cap;
-		}
+	if (v && TP_GROW(ps->pf->allocs, ps->pf->cap_allocs, ps->pf->nr_allocs + 1, 16)) {
+		free(v);
+		v = NULL;
 	}
 	if (!v) {
 		ps->bad = true;
@@ -431,7 +423,7 @@ void tp_pfmt__delete(struct tp_pfmt *pf)
 {
 	if (!pf)
 		return;
-	for (unsigned i = 0; i < pf->nr_allocs; i++)
+	for (size_t i = 0; i < pf->nr_allocs; i++)
 		free(pf->allocs[i]);
 	free(pf->allocs);
 	free(pf);

@@ -68,7 +68,7 @@ struct tp_pfmt {
 	struct tp_pnode **args;
 	unsigned nr_args;
 	void **allocs;			/* everything to free */
-	unsigned nr_allocs, cap_allocs;
+	size_t nr_allocs, cap_allocs;
 };
 
 /* trace/expr.c: NULL if the print fmt uses what is not supported (or no memory) */
