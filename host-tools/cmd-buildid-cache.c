@@ -19,6 +19,7 @@
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/session/session.h"
+#include "libc-shim/parse.h"
 
 #define MAX_ARGS 256
 
@@ -78,29 +79,6 @@ static int fail(struct bc *b, const char *what)
 		what && b->err[0] ? ": " : "", b->err);
 	b->err[0] = '\0';
 	return 1;
-}
-
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return false;
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-	case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
-	}
-	if (*end == 'i' || *end == 'B')
-		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
-	if (*end || v > 1.8e19)
-		return false;
-	*out = (uint64_t)v;
-	return true;
 }
 
 static bool parse_age(const char *s, int64_t *secs)
@@ -480,7 +458,7 @@ int cmd_buildid_cache(int argc, char **argv)
 			have_age = true;
 			break;
 		case O_MAX_SIZE:
-			if (!parse_size(optarg, &max)) {
+			if (tp_parse_size(optarg, &max)) {
 				fprintf(stderr, "tinyperf: buildid-cache: --max-size '%s': expected bytes "
 					"or a number with K, M, G (e.g. 500M)\n", optarg);
 				return 2;

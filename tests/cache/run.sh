@@ -84,6 +84,10 @@ else
 fi
 bc -q -a "$work/bin/pad0"	# the limit is remembered
 check "max-size is kept for later additions" test "$(total)" -le $((350 * 1024))
+bc -q --max-size 1.5X 2>"$work/max-size.err"
+rc=$?
+expect_eq "--max-size 1.5X: exit 2, a line saying what a size is" "2 1" \
+	"$rc $(grep -c "^tinyperf: buildid-cache: --max-size '1.5X': expected bytes or a number with K, M, G" "$work/max-size.err")"
 bc -q --max-size 0 -P
 expect_eq "purge-all" 0 "$(entries)"
 
