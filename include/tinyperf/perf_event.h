@@ -106,6 +106,10 @@ enum perf_sw_ids {
 #define PERF_SAMPLE_WEIGHT_STRUCT	(1ULL << 24)
 #define PERF_SAMPLE_MAX			(1ULL << 25)
 
+/* ---- attr.branch_sample_type: the bits that change a sample's BRANCH_STACK layout ---- */
+#define PERF_SAMPLE_BRANCH_HW_INDEX	(1ULL << 17)	/* a u64 hw_idx after nr */
+#define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)	/* nr u64 counters after the entries */
+
 /* ---- attr.read_format ---- */
 #define PERF_FORMAT_TOTAL_TIME_ENABLED	(1ULL << 0)
 #define PERF_FORMAT_TOTAL_TIME_RUNNING	(1ULL << 1)

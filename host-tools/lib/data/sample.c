@@ -3,15 +3,6 @@
 #include "host-tools/lib/data/decode.h"
 #include "host-tools/lib/common/common.h"
 
-/* branch_sample_type bits that change the BRANCH_STACK layout (kernel values).
- * TODO: belong in include/tinyperf/perf_event.h with the other branch_sample_type bits. */
-#ifndef PERF_SAMPLE_BRANCH_HW_INDEX
-#define PERF_SAMPLE_BRANCH_HW_INDEX	(1ULL << 17)
-#endif
-#ifndef PERF_SAMPLE_BRANCH_COUNTERS
-#define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
-#endif
-
 uint64_t *tp_decode__scratch(struct tp_decode *d, uint64_t n)
 {
 	uint64_t *p;
