@@ -213,8 +213,39 @@ static void test_bad(void)
 	case_end(&c);
 }
 
+/* tracing data with no event format at all (a recording of no tracepoint): no events, and
+ * no qsort(NULL, 0, ...), which UBSan refuses (issue 24) */
+static void test_no_events(void)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct tcase c = case_begin("tracing data without any event format");
+	struct tp_tracefmt *tf = NULL;
+	struct buf b;
+
+	memset(&b, 0, sizeof(b));
+	put(&b, magic, sizeof(magic));
+	put(&b, "0.6", 4);
+	put_num(&b, 0, 1);
+	put_num(&b, 8, 1);
+	put_num(&b, 4096, 4);
+	put(&b, "header_page", 12);
+	put_num(&b, 0, 8);
+	put(&b, "header_event", 13);
+	put_num(&b, 0, 8);
+	put_num(&b, 0, 4);		/* ftrace formats */
+	put_num(&b, 0, 4);		/* systems */
+	put_num(&b, 0, 4);		/* kallsyms */
+	put_num(&b, 0, 4);		/* printk */
+	put_num(&b, 0, 8);		/* saved cmdlines */
+	EXPECT(&c, "parse", 0, tp_tracefmt__parse(&tf, b.b, b.n, NULL));
+	EXPECT(&c, "no events", 0, tp_tracefmt__nr_events(tf));
+	tp_tracefmt__delete(tf);
+	case_end(&c);
+}
+
 int main(void)
 {
+	test_no_events();
 	test_records(false);
 	test_records(true);
 	test_bad();

@@ -285,7 +285,8 @@ int tp_tracefmt__parse(struct tp_tracefmt **out, const uint8_t *data, size_t siz
 	if (b.bad)
 		tp_log__warn(log, "tracing data ends early at byte %zu of %zu: %u event formats "
 			     "read", b.pos, size, tf->nr_events);
-	qsort(tf->events, tf->nr_events, sizeof(*tf->events), cmp_event);
+	if (tf->nr_events)	/* events is NULL then, and qsort's argument may not be */
+		qsort(tf->events, tf->nr_events, sizeof(*tf->events), cmp_event);
 	*out = tf;
 	return 0;
 }
