@@ -15,7 +15,24 @@ int tp_parse_u64_prefix(const char **s, int base, uint64_t *out);
 int tp_parse_size(const char *s, uint64_t *out);
 /* "1.5", "2", "0.25" seconds -> milliseconds */
 int tp_parse_seconds_ms(const char *s, uint64_t *out_ms);
-/* the value of one hex digit, '0'-'9', 'a'-'f' or 'A'-'F': 0-15, else -1 */
-int tp_hexval(char c);
+/* the value of a digit in bases up to 36, '0'-'9' then 'a'-'z' in either case; else 99 */
+static inline int tp_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	return 99;
+}
+
+/* the value of one hex digit, '0'-'9', 'a'-'f' or 'A'-'F': 0-15, else -1 (inline: the host's
+ * kallsyms parser calls it for every address digit) */
+static inline int tp_hexval(char c)
+{
+	int d = tp_digit_value(c);
+
+	return d < 16 ? d : -1;
+}
 
 #endif

@@ -2,16 +2,6 @@
 #include "libc-shim/parse.h"
 #include "libc-shim/errno.h"
 
-static int digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 10;
-	return 99;
-}
-
 /* *v = *v * m + a; true if that passes 2^64. On 32-bit targets a checked 64-bit multiply is
  * long code; the two 32x32->64 multiplies of the halves are short (neither sum can wrap:
  * (2^32-1)^2 + 2^32-1 < 2^64), and the result fits iff the high part does. */
@@ -38,7 +28,8 @@ int tp_parse_u64_prefix(const char **s, int base, uint64_t *out)
 	uint64_t v = 0;
 	int d, ndig = 0;
 
-	if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 0x20) == 'x' && digit(p[2]) < 16) {
+	if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 0x20) == 'x' &&
+	    tp_digit_value(p[2]) < 16) {
 		p += 2;
 		base = 16;
 	} else if (base == 0) {
@@ -46,7 +37,7 @@ int tp_parse_u64_prefix(const char **s, int base, uint64_t *out)
 	}
 	if (base < 2 || base > 36)
 		return -TP_EINVAL;
-	for (; (d = digit(*p)) < base; p++, ndig++) {
+	for (; (d = tp_digit_value(*p)) < base; p++, ndig++) {
 		if (mul_add(&v, (unsigned)base, (unsigned)d))
 			return -TP_ERANGE;
 	}
@@ -151,9 +142,3 @@ int tp_parse_seconds_ms(const char *s, uint64_t *out_ms)
 	return 0;
 }
 
-int tp_hexval(char c)
-{
-	int d = digit(c);
-
-	return d < 16 ? d : -1;
-}
