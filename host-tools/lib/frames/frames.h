@@ -2,7 +2,11 @@
  * address, from tp_session) become frames — a symbol id and a DSO id, the identity that
  * aggregation and printing key on — through the symbolizer, cached per (DSO, address); comm
  * strings are interned to ids. It owns the symbolizer, and keeps what the symbolizer said
- * about each DSO (its source, or why it resolves nothing) for a report header. */
+ * about each DSO (its source, or why it resolves nothing) for a report header.
+ * That (DSO, address) cache is the only one: it keeps the symbolizer's whole answer (lines,
+ * inlines) next to the frame made of it, so tp_symcache__where() is a probe of it too, and
+ * the symbolizer caches nothing (a second table there, behind this one, was filled once per
+ * address and read only by tp_symcache__where()). */
 /* Layer frames: may use common/, data/, session/, sym/, agg/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H
 #define TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H

@@ -9,11 +9,14 @@
 #define KERNEL_NAME	"[kernel.kallsyms]"
 #define NONE		UINT32_MAX
 
+/* The one (DSO, address) cache (addr_idx): the symbolizer's answer, looked up once, and the
+ * frame made of it. The symbolizer keeps none of its own (see tp_symbolizer__lookup()). */
 struct addr_ent {
 	uint64_t addr;
 	uint32_t dso_lvl;		/* dso id << 8 | level (level only for id 0) */
 	uint32_t sym;
 	uint64_t off;
+	const struct tp_symres *res;	/* for tp_symcache__where(); NULL: none */
 };
 
 struct ptr_ent {

@@ -469,19 +469,6 @@ int tp_symcache__add_inlines(struct tp_symcache *c, struct tp_chain *ch)
 	return 0;
 }
 
-const struct tp_symres *tp_symcache__where(struct tp_symcache *c, uint32_t dso, uint64_t addr)
-{
-	const struct tp_symres *r = NULL;
-
-	if (!dso || dso >= c->nr_dsos || !c->dsos[dso].sd || c->dsos[dso].identity)
-		return NULL;
-	c->cur_dso = dso;
-	if (tp_symbolizer__lookup(c->sym, c->dsos[dso].sd, addr, &r))
-		r = NULL;
-	c->cur_dso = NONE;
-	return r;
-}
-
 static char level_of(uint8_t cpumode, bool kernel)
 {
 	switch (cpumode) {
@@ -508,20 +495,81 @@ static bool addr_eq(const void *p, uint32_t i)
 	return a->addr == k->addr && a->dso_lvl == k->dso_lvl;
 }
 
+/* one mixing round, not tp_hash2()'s two: tp_symcache__where() probes for every frame */
+static inline uint32_t addr_hash(const struct addr_key *k)
+{
+	return tp_hash64(k->addr * 0x9e3779b97f4a7c15ULL ^ k->dso_lvl);
+}
+
+/* a new entry in the empty slot for k: the symbolizer's answer and the frame made of it (a
+ * new symbol takes the level its address was first met with) */
+static int addr_new(struct tp_symcache *c, struct tp_hslot *slot, uint32_t hv,
+		    const struct addr_key *k, char level)
+{
+	uint32_t id = k->dso_lvl >> 8;
+	struct addr_ent a = { k->addr, k->dso_lvl, 0, 0, NULL };
+	struct tp_csym s = { .addr = k->addr, .dso = id, .level = level };
+	int err;
+
+	if (id && c->dsos[id].sd) {
+		c->cur_dso = id;
+		err = tp_symbolizer__lookup(c->sym, c->dsos[id].sd, k->addr, &a.res);
+		c->cur_dso = NONE;
+		if (err == -TP_ERR_NOMEM)
+			return err;
+	}
+	if (a.res && a.res->name) {
+		s.name = a.res->name;
+		s.addr = a.res->sym_start;
+		a.off = a.res->offset;
+	}
+	if (sym_id(c, &s, &a.sym) ||
+	    tp_grow((void **)&c->addrs, &c->cap_addrs, c->nr_addrs + 1, sizeof(*c->addrs)))
+		return -TP_ERR_NOMEM;
+	c->addrs[c->nr_addrs] = a;
+	tp_htab__fill(&c->addr_idx, slot, hv, c->nr_addrs++);
+	return 0;
+}
+
+/* where() of an address no frame was made of (the commands ask for none): entered now */
+static const struct tp_symres *where_new(struct tp_symcache *c, const struct addr_key *k)
+{
+	uint32_t hv = addr_hash(k), id = k->dso_lvl >> 8;
+	struct tp_hslot *slot;
+
+	if (tp_htab__reserve(&c->addr_idx))
+		return NULL;
+	slot = tp_htab__probe(&c->addr_idx, hv, addr_eq, k);
+	if (!slot->idx && addr_new(c, slot, hv, k, c->dsos[id].kernel ? 'k' : '.'))
+		return NULL;
+	return c->addrs[slot->idx - 1].res;
+}
+
+const struct tp_symres *tp_symcache__where(struct tp_symcache *c, uint32_t dso, uint64_t addr)
+{
+	struct addr_key k = { c, addr, dso << 8 };
+	int64_t i;
+
+	if (!dso || dso >= c->nr_dsos || !c->dsos[dso].sd || c->dsos[dso].identity)
+		return NULL;
+	i = tp_htab__find(&c->addr_idx, addr_hash(&k), addr_eq, &k);
+	return i >= 0 ? c->addrs[i].res : where_new(c, &k);
+}
+
 int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct tp_frame *f,
 			 uint64_t *off)
 {
 	struct addr_key k = { c, loc->addr, 0 };
-	struct tp_csym s = { .addr = loc->addr };
 	struct l2_ent *e = &c->l2[tp_hash2(loc->addr, (uintptr_t)loc->dso) & (L2_SIZE - 1)];
+	char level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
+	const struct addr_ent *a;
 	struct tp_hslot *slot;
 	uint32_t id = 0, hv;
 	int err;
 
-	s.level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
 	if (e->used && e->dso == loc->dso && e->addr == loc->addr) {
 		*f = e->f;
-		f->level = s.level;
+		f->level = level;
 		*off = e->off;
 		return 0;
 	}
@@ -530,42 +578,21 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 		if (err)
 			return err;
 		if (c->dsos[id].identity && loc->map)
-			k.addr = s.addr = loc->addr - loc->map->pgoff + loc->map->start;
+			k.addr = loc->addr - loc->map->pgoff + loc->map->start;
 	}
-	k.dso_lvl = id << 8 | (id ? 0 : (uint8_t)s.level);
-	hv = tp_hash2(k.addr, k.dso_lvl);
+	k.dso_lvl = id << 8 | (id ? 0 : (uint8_t)level);
+	hv = addr_hash(&k);
 	if (tp_htab__reserve(&c->addr_idx))
 		return -TP_ERR_NOMEM;
 	slot = tp_htab__probe(&c->addr_idx, hv, addr_eq, &k);
-	if (!slot->idx) {
-		struct addr_ent a = { k.addr, k.dso_lvl, 0, 0 };
-		const struct tp_symres *r = NULL;
-
-		s.dso = id;
-		if (id && c->dsos[id].sd) {
-			c->cur_dso = id;
-			err = tp_symbolizer__lookup(c->sym, c->dsos[id].sd, k.addr, &r);
-			c->cur_dso = NONE;
-			if (err == -TP_ERR_NOMEM)
-				return err;
-		}
-		if (r && r->name) {
-			s.name = r->name;
-			s.addr = r->sym_start;
-			a.off = r->offset;
-		}
-		err = sym_id(c, &s, &a.sym);
-		if (err || tp_grow((void **)&c->addrs, &c->cap_addrs, c->nr_addrs + 1,
-				   sizeof(*c->addrs)))
-			return -TP_ERR_NOMEM;
-		c->addrs[c->nr_addrs] = a;
-		tp_htab__fill(&c->addr_idx, slot, hv, c->nr_addrs++);
-	}
-	f->sym = c->addrs[slot->idx - 1].sym;
+	if (!slot->idx && (err = addr_new(c, slot, hv, &k, level)))
+		return err;
+	a = &c->addrs[slot->idx - 1];
+	f->sym = a->sym;
 	f->dso = id;
-	f->level = s.level;
+	f->level = level;
 	f->line = 0;
-	*off = c->addrs[slot->idx - 1].off;
+	*off = a->off;
 	if (id && !c->dsos[id].identity)	/* (JIT maps: the same offset, other ips) */
 		*e = (struct l2_ent){ loc->dso, loc->addr, true, *f, *off };
 	return 0;

@@ -1,8 +1,7 @@
-/* The symbolizer's insides, shared by its files: symbolizer.c (API, DSO registry, result
- * cache), sym/find.c (where files are looked for), sym/candidate.c (how each is proven
- * right), sym/elf.c
- * (an ELF through libdwfl: symbols, segments, lines, inlines), sym/kernel.c (vmlinux and
- * kallsyms, relocation). Not for callers. */
+/* The symbolizer's insides, shared by its files: symbolizer.c (API, DSO registry, lookups),
+ * sym/find.c (where files are looked for), sym/candidate.c (how each is proven right),
+ * sym/elf.c (an ELF through libdwfl: symbols, segments, lines, inlines), sym/kernel.c (vmlinux
+ * and kallsyms, relocation). Not for callers. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
 #define TINYPERF_HOST_TOOLS_LIB_SYM_INTERNAL_H
 
@@ -93,11 +92,7 @@ struct tp_symdso {
 	const struct tp_kallsyms *ks;
 	long module;		/* -1: any */
 
-	/* address -> result cache (open addressing; vals[i] NULL = empty) */
-	uint64_t *ckeys;
-	const struct tp_symres **cvals;
-	size_t cn, ccap;
-	struct tp_symarena arena;
+	struct tp_symarena arena;	/* info strings and every result handed out */
 };
 
 struct tp_symbolizer {

@@ -1,6 +1,5 @@
-/* The symbolizer's API: configuration, the registry of DSOs (one handle per identity) and the
- * per-DSO address -> result cache that makes repeated lookups (every sample of a hot loop, every
- * frame of every callchain) a hash probe. */
+/* The symbolizer's API: configuration, the registry of DSOs (one handle per identity) and
+ * lookups, each resolved anew: the one (DSO, address) cache is the caller's (frames/). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -160,8 +159,6 @@ static void dso_free(struct tp_symdso *dso)
 	tp_symtab__exit(&dso->tab);
 	tp_symtab__exit(&dso->etab);
 	free(dso->segs);
-	free(dso->ckeys);
-	free(dso->cvals);
 	tp_symarena__exit(&dso->arena);
 	free(dso);
 }
@@ -255,43 +252,6 @@ const struct tp_symdso_info *tp_symdso__info(const struct tp_symdso *dso)
 	return &dso->info;
 }
 
-static size_t hash_addr(uint64_t a)
-{
-	a ^= a >> 33;
-	a *= 0xff51afd7ed558ccdULL;
-	a ^= a >> 33;
-	return (size_t)a;
-}
-
-static int cache_grow(struct tp_symdso *dso)
-{
-	size_t cap = dso->ccap ? dso->ccap * 2 : 1024, i;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	const struct tp_symres **vals = calloc(cap, sizeof(*vals));
-
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -TP_ERR_NOMEM;
-	}
-	for (i = 0; i < dso->ccap; i++) {
-		size_t j;
-
-		if (!dso->cvals[i])
-			continue;
-		for (j = hash_addr(dso->ckeys[i]) & (cap - 1); vals[j]; j = (j + 1) & (cap - 1))
-			;
-		keys[j] = dso->ckeys[i];
-		vals[j] = dso->cvals[i];
-	}
-	free(dso->ckeys);
-	free(dso->cvals);
-	dso->ckeys = keys;
-	dso->cvals = vals;
-	dso->ccap = cap;
-	return 0;
-}
-
 static int resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
 		   struct tp_symres *r)
 {
@@ -334,26 +294,11 @@ int tp_symbolizer__lookup(struct tp_symbolizer *s, struct tp_symdso *dso, uint64
 			  const struct tp_symres **out)
 {
 	struct tp_symres *r;
-	size_t i;
 	int err;
 
 	*out = NULL;
 	if (!dso)
 		return -TP_ERR_INVAL;
-	if (dso->ccap) {
-		for (i = hash_addr(addr) & (dso->ccap - 1); dso->cvals[i];
-		     i = (i + 1) & (dso->ccap - 1)) {
-			if (dso->ckeys[i] == addr) {
-				*out = dso->cvals[i];
-				return 0;
-			}
-		}
-	}
-	if ((dso->cn + 1) * 2 > dso->ccap) {
-		err = cache_grow(dso);
-		if (err)
-			return err;
-	}
 	r = tp_symarena__alloc(&dso->arena, sizeof(*r));
 	if (!r)
 		return -TP_ERR_NOMEM;
@@ -361,11 +306,6 @@ int tp_symbolizer__lookup(struct tp_symbolizer *s, struct tp_symdso *dso, uint64
 	err = resolve(s, dso, addr, r);
 	if (err)
 		return err;
-	for (i = hash_addr(addr) & (dso->ccap - 1); dso->cvals[i]; i = (i + 1) & (dso->ccap - 1))
-		;
-	dso->ckeys[i] = addr;
-	dso->cvals[i] = r;
-	dso->cn++;
 	*out = r;
 	return 0;
 }

@@ -168,7 +168,11 @@ int tp_symbolizer__kmodule(struct tp_symbolizer *sym, const char *name, struct t
  *                         shared libraries, prelinked or not, need nothing more from the caller.
  *   kernel and modules:   the sampled ip itself (the runtime address); the relocation is applied
  *                         inside.
- * *res stays valid until the symbolizer is deleted (results are cached per DSO and address).
+ * *res stays valid until the symbolizer is deleted. Each call resolves anew and keeps a new
+ * result: the symbolizer holds no address cache. The one (DSO, address) cache is the
+ * caller's: frames/ (tp_symcache) keeps this answer next to the frame it made of it. (A
+ * cache here too sat behind that one: filled once per address, read only for lines and
+ * inlines, which frames/ now reads from its own.)
  * Returns 0 (res->name NULL if unresolved) or -TP_ERR_NOMEM / -TP_ERR_INVAL.
  */
 int tp_symbolizer__lookup(struct tp_symbolizer *sym, struct tp_symdso *dso, uint64_t addr,

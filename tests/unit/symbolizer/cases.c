@@ -205,7 +205,9 @@ static void test_unverified(const char *arch)
 		EXPECT_TRUE(&c, "same identity, same handle", again == dso);
 		tp_symbolizer__lookup(s, dso, 0x40, &r1);
 		tp_symbolizer__lookup(s, dso, 0x40, &r2);
-		EXPECT_TRUE(&c, "a repeated lookup comes from the cache", r1 == r2);
+		EXPECT_TRUE(&c, "a repeated lookup gives the same answer",
+			    r1 && r2 && r1->name == r2->name && r1->offset == r2->offset &&
+			    r1->sym_start == r2->sym_start && r1->sym_size == r2->sym_size);
 	}
 	tp_symbolizer__delete(s);
 	su.strict = true;
