@@ -253,7 +253,7 @@ static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap
 	/* one line: this one when nothing was started, else the session's closing line */
 	if (!tp_recv_conn__session(in->conn))
 		say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn) ?
-		    tp_recv_conn__error(in->conn) : tp_error_str(e));
+		    tp_recv_conn__error(in->conn) : tp_strerror(e));
 	return false;
 }
 

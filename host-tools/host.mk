@@ -14,9 +14,12 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 TP_HOST_LIBS := -ldw -lelf -larchive -lm
 
+# (the shim's tp_strerror() is left out: host-tools/lib/common/error.c has the host's, the same
+# declaration, for errno values and the library's TP codes alike)
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/cli/*.c) \
 	$(wildcard $(srctree)/host-tools/lib/*/*.c) \
-	$(wildcard $(srctree)/perfdata/*.c) $(wildcard $(srctree)/libc-shim/common/*.c) \
+	$(wildcard $(srctree)/perfdata/*.c) \
+	$(filter-out %/strerror.c,$(wildcard $(srctree)/libc-shim/common/*.c)) \
 	$(wildcard $(srctree)/libc-shim/hosted/*.c)
 host-objs := $(patsubst $(srctree)/%.c,$(host-obj)/%.o,$(host-src))
 

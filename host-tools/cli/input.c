@@ -30,7 +30,8 @@ int cmd_input__fail(struct cmd_input *ci, int err)
 
 	fflush(stdout);
 	fprintf(stderr, "tinyperf: %s: %s: %s%s%s\n", ci->cmd, ci->name,
-		ci->last_error[0] ? ci->last_error : tp_error_str(err), *hint ? ": " : "", hint);
+		ci->last_error[0] ? ci->last_error : tp_strerror(err), hint ? ": " : "",
+		hint ? hint : "");
 	return 1;
 }
 

@@ -15,8 +15,10 @@ T_NAME=fuzz-reader
 
 mkdir -p "$out/corpus" || exit 1
 # the same sources as the host library build (host-tools/host.mk), without main and commands
+# (and without the shim's tp_strerror: the host library has its own)
 srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perfdata/*.c \
-	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null)"
+	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null |
+	grep -v '/libc-shim/common/strerror\.c$')"
 # shellcheck disable=SC2086
 if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -1,55 +1,90 @@
-/* Messages for enum tp_error. */
+/* Messages and hints for the host library's errors: errno values through strerror(), TP codes
+ * from the table below. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "host-tools/lib/common/error.h"
+
+#define TP(code) [(code) - TP_ERR_START]
 
 static const struct {
 	const char *msg;
 	const char *hint;
-} errors[TP_ERR_MAX] = {
-	[TP_OK] = { "success", "" },
-	[TP_ERR_NOMEM] = { "out of memory", "free some memory and try again" },
-	[TP_ERR_IO] = { "cannot read the input", "check the path and its permissions" },
-	[TP_ERR_EMPTY] = { "the file is empty", "the recording wrote nothing: record again" },
-	[TP_ERR_BAD_MAGIC] = { "not a perf.data file (bad magic)",
-			       "give a file written by tinyperf record or perf record" },
-	[TP_ERR_OLD_MAGIC] = { "perf.data version 1 (PERFFILE) is not supported",
-			       "convert it with a newer 'perf inject'" },
-	[TP_ERR_SHORT_HEADER] = { "the file ends inside its header",
-				  "the file was cut short: copy it again or record again" },
-	[TP_ERR_BAD_HEADER] = { "the file header is corrupt",
+} tp_errors[TP_ERR_MAX - TP_ERR_START] = {
+	TP(TP_ERR_NOMEM) = { "out of memory", "free some memory and try again" },
+	TP(TP_ERR_IO) = { "cannot read the input", "check the path and its permissions" },
+	TP(TP_ERR_EMPTY) = { "the file is empty", "the recording wrote nothing: record again" },
+	TP(TP_ERR_BAD_MAGIC) = { "not a perf.data file (bad magic)",
+				 "give a file written by tinyperf record or perf record" },
+	TP(TP_ERR_OLD_MAGIC) = { "perf.data version 1 (PERFFILE) is not supported",
+				 "convert it with a newer 'perf inject'" },
+	TP(TP_ERR_SHORT_HEADER) = { "the file ends inside its header",
+				    "the file was cut short: copy it again or record again" },
+	TP(TP_ERR_BAD_HEADER) = { "the file header is corrupt",
+				  "the file is damaged: copy it again or record again" },
+	TP(TP_ERR_BAD_ATTR) = { "the event attributes are corrupt",
 				"the file is damaged: copy it again or record again" },
-	[TP_ERR_BAD_ATTR] = { "the event attributes are corrupt",
-			      "the file is damaged: copy it again or record again" },
-	[TP_ERR_ATTR_ABI] = { "the file uses a newer perf_event_attr ABI",
-			      "update tinyperf, or record with an older perf" },
-	[TP_ERR_COMPRESSED] = { "the file holds zstd-compressed records",
-				"record without -z/--compression-level, or 'perf inject' it "
-				"to an uncompressed file" },
-	[TP_ERR_BAD_RECORD] = { "corrupt record", "the file is damaged" },
-	[TP_ERR_UNKNOWN_ID] = { "sample id matches no event", "the file is damaged" },
-	[TP_ERR_BAD_FEATURE] = { "corrupt feature section", "the file is damaged" },
-	[TP_ERR_NO_ATTRS] = { "the file describes no events",
-			      "the file is damaged: record again" },
-	[TP_ERR_INVAL] = { "invalid argument", "this is a bug in the caller" },
-	[TP_ERR_STOPPED] = { "stopped by the caller", "" },
+	TP(TP_ERR_ATTR_ABI) = { "the file uses a newer perf_event_attr ABI",
+				"update tinyperf, or record with an older perf" },
+	TP(TP_ERR_COMPRESSED) = { "the file holds zstd-compressed records",
+				  "record without -z/--compression-level, or 'perf inject' it "
+				  "to an uncompressed file" },
+	TP(TP_ERR_BAD_RECORD) = { "corrupt record", "the file is damaged" },
+	TP(TP_ERR_UNKNOWN_ID) = { "sample id matches no event", "the file is damaged" },
+	TP(TP_ERR_BAD_FEATURE) = { "corrupt feature section", "the file is damaged" },
+	TP(TP_ERR_NO_ATTRS) = { "the file describes no events",
+				"the file is damaged: record again" },
+	TP(TP_ERR_INVAL) = { "invalid argument", "this is a bug in the caller" },
+	TP(TP_ERR_STOPPED) = { "stopped by the caller", NULL },
 };
 
-static int index_of(int err)
+/* |err|, without overflow for LONG_MIN */
+static unsigned long magnitude(long err)
 {
-	if (err < 0)
-		err = -err;
-	return err < TP_ERR_MAX ? err : -1;
+	return err < 0 ? 0UL - (unsigned long)err : (unsigned long)err;
 }
 
-const char *tp_error_str(int err)
+static int tp_index(unsigned long e)
 {
-	int i = index_of(err);
-
-	return i < 0 ? "unknown error" : errors[i].msg;
+	return e >= TP_ERR_START && e < TP_ERR_MAX && tp_errors[e - TP_ERR_START].msg ?
+	       (int)(e - TP_ERR_START) : -1;
 }
 
-const char *tp_error_hint(int err)
+const char *tp_strerror(long err)
 {
-	int i = index_of(err);
+	/* per thread, as strerror's own buffer for its unknown numbers */
+	static _Thread_local char unknown[40];
+	unsigned long e = magnitude(err);
+	int i = tp_index(e);
 
-	return i < 0 ? "" : errors[i].hint;
+	if (i >= 0)
+		return tp_errors[i].msg;
+	if (e < TP_ERR_START)
+		return strerror((int)e);
+	snprintf(unknown, sizeof(unknown), "unknown error %lu", e);
+	return unknown;
+}
+
+const char *tp_error_hint(long err)
+{
+	unsigned long e = magnitude(err);
+	int i = tp_index(e);
+
+	if (i >= 0)
+		return tp_errors[i].hint;
+	switch (e) {
+	case ENOENT:
+		return "check the path";
+	case EACCES:
+	case EPERM:
+		return "check the permissions";
+	case ENOSPC:
+	case EDQUOT:
+		return "free some disk space";
+	case ENOMEM:
+		return tp_errors[TP_ERR_NOMEM - TP_ERR_START].hint;
+	default:
+		return NULL;
+	}
 }

@@ -51,7 +51,7 @@ int tp_recv_file(const struct tp_recv_conf *conf, int fd, const char *name,
 			/* a session tells its own end; a refused start is told here */
 			if (!tp_recv_conn__session(c))
 				tp_log__error(conf->log, "%s: %s", name, tp_recv_conn__error(c) ?
-					      tp_recv_conn__error(c) : tp_error_str(e));
+					      tp_recv_conn__error(c) : tp_strerror(e));
 			break;
 		}
 		e = 0;

@@ -149,7 +149,7 @@ static int swap_file(const char *in_path, const char *out_path, bool pipe)
 		err = tp_reader__new(&r, in.buf, in.len, NULL);
 	if (err) {
 		fprintf(stderr, "test-reader: --swap: cannot read %s: %s\n", in_path,
-			tp_error_str(err));
+			tp_strerror(err));
 		return 1;
 	}
 	/* pipe input: attrs and features come with the records */
