@@ -394,7 +394,7 @@ static void test_identify(void)
 	write_file(txt, 100, 'x');
 	EXPECT(&c, "text", 1, tp_bidfile__identify(txt, &f, &why, NULL));
 	EXPECT_TRUE(&c, "why", strstr(why, "not an ELF") != NULL);
-	EXPECT(&c, "missing file", -TP_ERR_IO, tp_bidfile__identify("/nonexistent/x", &f, &why,
+	EXPECT(&c, "missing file", -ENOENT, tp_bidfile__identify("/nonexistent/x", &f, &why,
 								     NULL));
 	case_end(&c);
 }

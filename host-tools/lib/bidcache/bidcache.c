@@ -160,8 +160,8 @@ int tp_bidcache_path(char *buf, size_t size, const char *dir, const struct tp_bi
 
 int bidcache__fail(struct tp_bidcache *c, int err, const char *what, const char *path)
 {
-	tp_log__error(&c->log, "%s %s: %s", what, path, strerror(err < 0 ? -err : err));
-	return err == -ENOMEM ? -TP_ERR_NOMEM : -TP_ERR_IO;
+	tp_log__error(&c->log, "%s %s: %s", what, path, tp_strerror(err));
+	return err;
 }
 
 int tp_bidcache__open(struct tp_bidcache **out, const char *dir, const struct tp_log *log)

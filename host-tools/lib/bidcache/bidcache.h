@@ -23,8 +23,8 @@
  * where .build-id/xx/yyyy is the file itself.
  *
  * Every file appears whole (temp + rename), so readers and other writers may run at the same
- * time. Functions return 0 (or a documented positive value) or -TP_ERR_IO / -TP_ERR_NOMEM /
- * -TP_ERR_INVAL with the detail logged at TP_LOG_ERROR. */
+ * time. Functions return 0 (or a documented positive value), -errno when a file operation
+ * failed, or -TP_ERR_NOMEM / -TP_ERR_INVAL; the detail is logged at TP_LOG_ERROR. */
 /* Layer bidcache: may use common/, data/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_BIDCACHE_BIDCACHE_H
 #define TINYPERF_HOST_TOOLS_LIB_BIDCACHE_BIDCACHE_H
@@ -151,10 +151,11 @@ struct tp_bidfile {
 
 /* 0 and *f; 1 when the cache does not keep such a file, with the reason in *why (not ELF,
  * relocatable, no code and no symbols, neither a build-id nor an executable segment); or
- * -TP_ERR_IO (detail logged) */
+ * -errno (detail logged) */
 int tp_bidfile__identify(const char *path, struct tp_bidfile *f, const char **why,
 			 const struct tp_log *log);
-/* the running kernel's build-id (/sys/kernel/notes): 0, or -TP_ERR_IO */
+/* the running kernel's build-id (/sys/kernel/notes): 0, -errno, or -TP_ERR_IO when the notes
+ * hold none */
 int tp_bidfile__running_kernel(struct tp_bidkey *k);
 
 #endif

@@ -82,14 +82,16 @@ int tp_bidfile__identify(const char *path, struct tp_bidfile *f, const char **wh
 	*why = "";
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		tp_log__error(log, "cannot open %s: %s", path, strerror(errno));
-		return -TP_ERR_IO;
+		r = -errno;
+		tp_log__error(log, "cannot open %s: %s", path, tp_strerror(r));
+		return r;
 	}
 	n = pread(fd, head, sizeof(head), 0);
 	if (n < 0) {
-		tp_log__error(log, "cannot read %s: %s", path, strerror(errno));
+		r = -errno;
+		tp_log__error(log, "cannot read %s: %s", path, tp_strerror(r));
 		close(fd);
-		return -TP_ERR_IO;
+		return r;
 	}
 	if (n >= 4 && !memcmp(head, ELFMAG, SELFMAG)) {
 		elf_version(EV_CURRENT);
@@ -113,7 +115,7 @@ int tp_bidfile__running_kernel(struct tp_bidkey *k)
 
 	memset(k, 0, sizeof(*k));
 	if (err)
-		return -TP_ERR_IO;
+		return err;
 	/* ELF notes in the kernel's (our) byte order: namesz, descsz, type, name, desc */
 	while (len - off >= 12) {
 		uint32_t namesz, descsz, type;

@@ -14,7 +14,7 @@ struct tp_bidcache {
 	struct tp_log log;
 };
 
-/* log "<what> <path>: <strerror(err)>" at ERROR; returns -TP_ERR_IO (or -TP_ERR_NOMEM) */
+/* log "<what> <path>: <tp_strerror(err)>" at ERROR; returns err (a -errno) */
 int bidcache__fail(struct tp_bidcache *c, int err, const char *what, const char *path);
 void bidcache__lock(struct tp_bidcache *c, bool exclusive);
 void bidcache__unlock(struct tp_bidcache *c);
