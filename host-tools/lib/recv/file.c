@@ -32,8 +32,8 @@ int tp_recv_file(const struct tp_recv_conf *conf, int fd, const char *name,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			tp_log__error(conf->log, "cannot read %s: %s", name, strerror(errno));
-			e = -TP_ERR_IO;
+			e = -errno;
+			tp_log__error(conf->log, "cannot read %s: %s", name, tp_strerror(e));
 			break;
 		}
 		if (!c && !l) {

@@ -69,7 +69,7 @@ struct tp_recv_sess;
 /* The file is created when the first record after the attrs arrives. 0 or -TP_ERR_NOMEM. */
 int tp_recv_sess__new(struct tp_recv_sess **out, const struct tp_recv_conf *conf,
 		      const struct tp_hello *hello, const char *origin);
-/* stream bytes: 0, or -TP_ERR_* when the stream is not perf.data or the file cannot be
+/* stream bytes: 0, -TP_ERR_* when the stream is not perf.data, -errno when the file cannot be
  * written (the reason in info.error): close the session then */
 int tp_recv_sess__feed(struct tp_recv_sess *s, const void *buf, size_t len);
 /* bytes were lost: drop the record in progress; the next bytes fed start a record */
@@ -85,7 +85,7 @@ struct tp_recv_conn;
 int tp_recv_conn__new(struct tp_recv_conn **out, const struct tp_recv_conf *conf,
 		      const char *origin);
 /* 0; 1 when the stream ended as it should; -TP_ERR_BAD_MAGIC when the peer is not a
- * recorder (nothing was created: drop it), another -TP_ERR_* when the stream broke */
+ * recorder (nothing was created: drop it), another -TP_ERR_* or -errno when the stream broke */
 int tp_recv_conn__feed(struct tp_recv_conn *c, const void *buf, size_t len);
 /* the session, once the hello arrived (for progress) */
 struct tp_recv_sess *tp_recv_conn__session(struct tp_recv_conn *c);
@@ -114,7 +114,7 @@ void tp_recv_line__close(struct tp_recv_line *l, const char *why);
 /* A capture read from fd to its end (or until *stop): a TCP stream, a bare pipe-mode
  * perf.data or a serial line's bytes, told apart by how they start; line_stats gets the
  * frame counts of a serial capture (zeroes otherwise). Sessions are reported through
- * conf->on_event; 0 or -TP_ERR_* (logged). */
+ * conf->on_event; 0, -errno or -TP_ERR_* (logged). */
 int tp_recv_file(const struct tp_recv_conf *conf, int fd, const char *name,
 		 struct tp_deframer_stats *line_stats, const volatile sig_atomic_t *stop);
 

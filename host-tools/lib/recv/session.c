@@ -152,8 +152,8 @@ static int open_file(struct tp_recv_sess *s)
 	e = tp_recv_create(s->conf.dirfd, s->info.device, s->info.hello.session, s->started,
 			   s->info.path, sizeof(s->info.path));
 	if (e < 0)
-		return fail(s, -TP_ERR_IO, "cannot create a file in %s/: %s", s->info.device,
-			    strerror(-e));
+		return fail(s, e, "cannot create a file in %s/: %s", s->info.device,
+			    tp_strerror(e));
 	s->fd = e;
 	tp_sink_fd__init(&s->sink, s->fd, true);
 	for (uint32_t i = 0; i < s->nr_attrs; i++) {
@@ -165,7 +165,7 @@ static int open_file(struct tp_recv_sess *s)
 	e = tp_writer__open(&s->w, &s->sink.sink, TP_WRITER_FILE, s->swap, wa, s->nr_attrs,
 			    s->attr_size);
 	if (e) {
-		fail(s, -TP_ERR_IO, "cannot write %s: %s", s->info.path, strerror(-e));
+		fail(s, e, "cannot write %s: %s", s->info.path, tp_strerror(e));
 		close(s->fd);
 		unlinkat(s->conf.dirfd, s->info.path, 0);
 		s->info.path[0] = 0;
@@ -187,7 +187,7 @@ static int add_data(struct tp_recv_sess *s, const uint8_t *p, size_t n, uint64_t
 		return s->failed;
 	e = tp_writer__add(&s->w, p, n);
 	if (e)
-		return fail(s, -TP_ERR_IO, "cannot write %s: %s", s->info.path, strerror(-e));
+		return fail(s, e, "cannot write %s: %s", s->info.path, tp_strerror(e));
 	s->info.records += records;
 	s->info.samples += samples;
 	if (mono_ms() - s->last_ckpt >= CKPT_MS) {
@@ -434,7 +434,7 @@ void tp_recv_sess__close(struct tp_recv_sess *s, const char *why)
 		e = s->w.err ? s->w.err : tp_writer__close(&s->w, feats, n);
 		if (e) {
 			snprintf(s->err, sizeof(s->err), "cannot finish %s: %s", s->info.path,
-				 strerror(-e));
+				 tp_strerror(e));
 			s->info.error = s->err;
 		}
 		close(s->fd);
