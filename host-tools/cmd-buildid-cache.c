@@ -72,11 +72,13 @@ static void log_fn(void *ctx, enum tp_log_level level, const char *msg)
 		fprintf(stderr, "tinyperf: buildid-cache: warning: %s\n", msg);
 }
 
-static int fail(struct bc *b, const char *what)
+static int fail(struct bc *b, const char *what, int err)
 {
+	char buf[sizeof(b->err) + 128];
+
 	fflush(stdout);
-	fprintf(stderr, "tinyperf: buildid-cache: %s%s%s\n", what ? what : "",
-		what && b->err[0] ? ": " : "", b->err);
+	fprintf(stderr, "tinyperf: buildid-cache: %s%s%s\n", what ? what : "", what ? ": " : "",
+		cmd_error_text(buf, sizeof(buf), b->err, err));
 	b->err[0] = '\0';
 	return 1;
 }
@@ -134,21 +136,22 @@ static const char *name_of(struct bc *b, const char *real)
 /* 0 added or present, 1 skipped (not kept), -1 failed */
 static int add_one(struct bc *b, const char *path, bool explicit)
 {
-	char real[PATH_MAX], id[TP_BIDKEY_STR];
+	char real[PATH_MAX], id[TP_BIDKEY_STR], eb[256];
 	struct tp_bidfile f;
 	enum tp_bidres res;
 	const char *why, *name;
 	int r;
 
 	if (!realpath(path, real)) {
-		fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path,
+			cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		b->failed++;
 		return -1;
 	}
 	r = tp_bidfile__identify(real, &f, &why, &b->log);
 	if (r < 0) {
 		b->failed++;
-		fail(b, NULL);
+		fail(b, NULL, r);
 		return -1;
 	}
 	if (r > 0) {
@@ -181,7 +184,8 @@ static int add_one(struct bc *b, const char *path, bool explicit)
 		/* /proc files stat as empty and change: take one snapshot */
 		r = tp_fs__read_all(real, &buf, &len);
 		if (r) {
-			fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path, strerror(-r));
+			fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path,
+				cmd_error_text(eb, sizeof(eb), NULL, r));
 			b->failed++;
 			return -1;
 		}
@@ -192,7 +196,7 @@ static int add_one(struct bc *b, const char *path, bool explicit)
 	}
 	if (r) {
 		b->failed++;
-		fail(b, NULL);
+		fail(b, NULL, r);
 		return -1;
 	}
 	tp_bidkey__str(&f.key, id, sizeof(id));
@@ -227,7 +231,7 @@ static int walk_fn(const char *path, const struct stat *st, int flag, struct FTW
 static void add_arg(struct bc *b, const char *path)
 {
 	struct stat st;
-	char real[PATH_MAX];
+	char real[PATH_MAX], eb[256];
 
 	if (stat(path, &st) || !S_ISDIR(st.st_mode) || !realpath(path, real)) {
 		add_one(b, path, true);
@@ -235,7 +239,8 @@ static void add_arg(struct bc *b, const char *path)
 	}
 	walk_bc = b;
 	if (nftw(real, walk_fn, 32, FTW_PHYS) < 0) {
-		fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "tinyperf: buildid-cache: %s: %s\n", path,
+			cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		b->failed++;
 	}
 }
@@ -252,7 +257,7 @@ static int remove_arg(struct bc *b, const char *arg)
 			if (r > 0)
 				fprintf(stderr, "tinyperf: buildid-cache: --remove %s: neither a build-id "
 					"nor a file with an identity (%s)\n", arg, why);
-			return r < 0 ? fail(b, "--remove") : 1;
+			return r < 0 ? fail(b, "--remove", r) : 1;
 		}
 		if (f.kind == TP_BID_KALLSYMS) {
 			fprintf(stderr, "tinyperf: buildid-cache: --remove %s: give the kernel's "
@@ -262,7 +267,7 @@ static int remove_arg(struct bc *b, const char *arg)
 	}
 	r = tp_bidcache__remove(b->c, &f.key);
 	if (r < 0)
-		return fail(b, "--remove");
+		return fail(b, "--remove", r);
 	if (!r)
 		fprintf(stderr, "tinyperf: buildid-cache: --remove %s: not in the cache\n", arg);
 	else if (!b->quiet)
@@ -276,9 +281,10 @@ static int list(struct bc *b)
 	uint64_t total = 0, limit = tp_bidcache__max_size(b->c);
 	char sz[32], when[32], id[TP_BIDKEY_STR], kinds[64];
 	size_t n;
+	int err = tp_bidcache__list(b->c, &e, &n);
 
-	if (tp_bidcache__list(b->c, &e, &n))
-		return fail(b, "--list");
+	if (err)
+		return fail(b, "--list", err);
 	printf("# %-40s %8s  %-16s  %-14s %s\n", "build-id (or text hash)", "size", "last use",
 	       "files", "name");
 	for (size_t i = 0; i < n; i++) {
@@ -410,10 +416,10 @@ int cmd_buildid_cache(int argc, char **argv)
 	bool do_list = false, purge_all = false, have_age = false, have_max = false;
 	int64_t age = 0;
 	uint64_t max = 0;
-	char home[PATH_MAX];
+	char home[PATH_MAX], eb[256];
 	struct bc b = { 0 };
 	struct tp_bidtrim st;
-	int c, rc = 0;
+	int c, err, rc = 0;
 
 	b.log.fn = log_fn;
 	b.log.ctx = &b;
@@ -441,7 +447,7 @@ int cmd_buildid_cache(int argc, char **argv)
 		case O_SYSROOT:
 			if (!realpath(optarg, b.sysroot_buf)) {
 				fprintf(stderr, "tinyperf: buildid-cache: --sysroot %s: %s\n", optarg,
-					strerror(errno));
+					cmd_error_text(eb, sizeof(eb), NULL, -errno));
 				return 2;
 			}
 			b.sysroot = strcmp(b.sysroot_buf, "/") ? b.sysroot_buf : NULL;
@@ -488,14 +494,16 @@ int cmd_buildid_cache(int argc, char **argv)
 		}
 		dir = home;
 	}
-	if (tp_bidcache__open(&b.c, dir, &b.log))
-		return fail(&b, NULL);
+	err = tp_bidcache__open(&b.c, dir, &b.log);
+	if (err)
+		return fail(&b, NULL, err);
 	for (unsigned i = 0; i < n_rm; i++)
 		rc |= remove_arg(&b, removes[i]);
-	if (purge_all && tp_bidcache__trim(b.c, 0, &st) == 0)
+	err = purge_all ? tp_bidcache__trim(b.c, 0, &st) : 0;
+	if (purge_all && !err)
 		print_trim(&b, "purge-all", &st);
 	else if (purge_all)
-		rc |= fail(&b, "--purge-all");
+		rc |= fail(&b, "--purge-all", err);
 	for (unsigned i = 0; i < n_add; i++)
 		add_arg(&b, adds[i]);
 	if (n_add && !b.quiet)
@@ -506,18 +514,21 @@ int cmd_buildid_cache(int argc, char **argv)
 	if (b.failed)
 		rc = 1;
 	if (have_age) {
-		if (tp_bidcache__purge_older(b.c, (int64_t)time(NULL) - age, &st))
-			rc |= fail(&b, "--purge-older-than");
+		err = tp_bidcache__purge_older(b.c, (int64_t)time(NULL) - age, &st);
+		if (err)
+			rc |= fail(&b, "--purge-older-than", err);
 		else
 			print_trim(&b, "purge-older-than", &st);
 	}
-	if (have_max && tp_bidcache__set_max_size(b.c, max))
-		rc |= fail(&b, "--max-size");
+	err = have_max ? tp_bidcache__set_max_size(b.c, max) : 0;
+	if (err)
+		rc |= fail(&b, "--max-size", err);
 	if (!have_max)
 		max = tp_bidcache__max_size(b.c);
 	if (max && (have_max || n_add)) {
-		if (tp_bidcache__trim(b.c, max, &st))
-			rc |= fail(&b, "--max-size");
+		err = tp_bidcache__trim(b.c, max, &st);
+		if (err)
+			rc |= fail(&b, "--max-size", err);
 		else if (st.removed || have_max)
 			print_trim(&b, "max-size", &st);
 	}

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host-tools/cli/input.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/recv/recv.h"
@@ -294,7 +295,7 @@ static void connect_step(struct recv *r, struct input *in, short revents)
 	e = tp_recv_connect_result(in->fd);
 	if (e) {
 		if (!in->said_waiting && !r->quiet)
-			say(r, "%s: %s: trying again every second", in->name, strerror(-e));
+			say(r, "%s: %s: trying again every second", in->name, tp_strerror(e));
 		in->said_waiting = true;
 		close(in->fd);
 		in->fd = -1;
@@ -315,10 +316,11 @@ static int from_file(struct recv *r, const char *path)
 {
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	struct tp_deframer_stats st;
+	char eb[256];
 	unsigned long before = r->saved;
 
 	if (fd < 0) {
-		say(r, "cannot open %s: %s", path, strerror(errno));
+		say(r, "cannot open %s: %s", path, cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	tp_recv_file(&r->conf, fd, path, &st, &stop);
@@ -485,7 +487,7 @@ static int parse(struct recv *r, struct args *a, int argc, char **argv)
 
 static int open_inputs(struct recv *r, const struct args *a)
 {
-	char name[160];
+	char name[160], eb[256];
 
 	if (a->bind || a->port || (!a->nserial && !a->nconnect && !a->nfrom)) {
 		struct sockaddr_storage sa;
@@ -503,7 +505,8 @@ static int open_inputs(struct recv *r, const struct args *a)
 		fd = tp_recv_listen(&sa, len);
 		tp_recv_format_addr(name, sizeof(name), &sa);
 		if (fd < 0) {
-			say(r, "cannot listen on %s: %s", name, strerror(-fd));
+			say(r, "cannot listen on %s: %s", name,
+			    cmd_error_text(eb, sizeof(eb), NULL, fd));
 			return -1;
 		}
 		add(r, IN_LISTEN, fd, name);
@@ -518,7 +521,8 @@ static int open_inputs(struct recv *r, const struct args *a)
 		struct input *in;
 
 		if (fd < 0) {
-			say(r, "cannot open serial line %s: %s%s", a->serial[i], strerror(-fd),
+			say(r, "cannot open serial line %s: %s%s", a->serial[i],
+			    cmd_error_text(eb, sizeof(eb), NULL, fd),
 			    fd == -EINVAL ? " (give DEV or DEV,BAUD)" : "");
 			return -1;
 		}
@@ -545,6 +549,7 @@ int cmd_recv(int argc, char **argv)
 	struct recv r = { .dir = DEFAULT_DIR, .max_clients = 64 };
 	struct args a = { 0 };
 	struct sigaction sa = { .sa_handler = on_stop };
+	char eb[256];
 	int e, rc = 0;
 
 	e = parse(&r, &a, argc, argv);
@@ -553,12 +558,13 @@ int cmd_recv(int argc, char **argv)
 	r.log = (struct tp_log){ on_log, &r };
 	r.progress = !r.quiet && isatty(2);
 	if (mkdir(r.dir, 0755) < 0 && errno != EEXIST) {
-		say(&r, "cannot create %s: %s", r.dir, strerror(errno));
+		say(&r, "cannot create %s: %s", r.dir,
+		    cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	r.conf.dirfd = open(r.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r.conf.dirfd < 0) {
-		say(&r, "cannot open %s: %s", r.dir, strerror(errno));
+		say(&r, "cannot open %s: %s", r.dir, cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	r.conf.log = &r.log;

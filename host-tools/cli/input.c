@@ -26,13 +26,21 @@ static void log_fn(void *ctx, enum tp_log_level level, const char *msg)
 
 int cmd_input__fail(struct cmd_input *ci, int err)
 {
-	const char *hint = tp_error_hint(err);
+	char buf[sizeof(ci->last_error) + 128];
 
 	fflush(stdout);
-	fprintf(stderr, "tinyperf: %s: %s: %s%s%s\n", ci->cmd, ci->name,
-		ci->last_error[0] ? ci->last_error : tp_strerror(err), hint ? ": " : "",
-		hint ? hint : "");
+	fprintf(stderr, "tinyperf: %s: %s: %s\n", ci->cmd, ci->name,
+		cmd_error_text(buf, sizeof(buf), ci->last_error, err));
 	return 1;
+}
+
+const char *cmd_error_text(char *buf, size_t size, const char *detail, int err)
+{
+	const char *hint = tp_error_hint(err);
+
+	snprintf(buf, size, "%s%s%s", detail && detail[0] ? detail : tp_strerror(err),
+		 hint ? ": " : "", hint ? hint : "");
+	return buf;
 }
 
 int cmd_input__open(struct cmd_input *ci, const char *cmd, const char *path)

@@ -26,6 +26,10 @@ int cmd_input__open(struct cmd_input *ci, const char *cmd, const char *path);
 void cmd_input__close(struct cmd_input *ci);
 /* print "tinyperf: CMD: FILE: <what is wrong>: <what to do>" for err; returns 1 */
 int cmd_input__fail(struct cmd_input *ci, int err);
+/* the end of any command's error line for a library error err (-errno or -TP_ERR_*): detail
+ * (what the library logged) or else tp_strerror(err), then ": <what to do>" when err has a
+ * hint. Written to buf, returned. */
+const char *cmd_error_text(char *buf, size_t size, const char *detail, int err);
 /* after the walk: a summary line on stderr if records were skipped or the file is truncated;
  * returns the exit status (0 or 1) */
 int cmd_input__finish(struct cmd_input *ci);
