@@ -13,8 +13,9 @@
  * Unpacking fills a build-id cache from the .debug/ part and puts the recording in a data
  * directory; a tar made by perf archive (the cache layout at its top) unpacks into the cache.
  *
- * Functions return 0 or -TP_ERR_IO / -TP_ERR_NOMEM / -TP_ERR_INVAL (a hostile or malformed
- * archive), with the detail logged at TP_LOG_ERROR; what was skipped is logged as warnings. */
+ * Functions return 0, -errno (a file could not be read or written), or -TP_ERR_IO (libarchive
+ * failed) / -TP_ERR_NOMEM / -TP_ERR_INVAL (a hostile or malformed archive), with the detail
+ * logged at TP_LOG_ERROR; what was skipped is logged as warnings. */
 /* Layer archive: may use common/, data/, session/, sym/, bidcache/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H
 #define TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H

@@ -14,7 +14,7 @@
 
 /* 0 and the slim image in *out (free() it), *len; 1 when there is nothing to drop or the
  * layout does not allow it safely (a segment or an allocated section after the DWARF):
- * use the file as it is; -TP_ERR_IO / -TP_ERR_NOMEM (logged). */
+ * use the file as it is; -errno / -TP_ERR_IO / -TP_ERR_NOMEM (logged). */
 int tp_elfslim(const char *path, uint8_t **out, size_t *len, const struct tp_log *log);
 
 #endif

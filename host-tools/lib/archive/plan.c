@@ -172,7 +172,7 @@ static int proc_kallsyms(struct plan *pl, uint8_t **buf, size_t *len)
 	int err = tp_fs__read_all("/proc/kallsyms", buf, len);
 
 	if (err) {
-		tp_log__warn(pl->log, "cannot read /proc/kallsyms: %s", strerror(-err));
+		tp_log__warn(pl->log, "cannot read /proc/kallsyms: %s", tp_strerror(err));
 		return 1;
 	}
 	for (size_t i = 0; i < *len && i < 4096; i++) {

@@ -313,10 +313,13 @@ static int copy_data(struct archive *a, int fd)
 	int r;
 
 	while ((r = archive_read_data_block(a, &buf, &len, &off)) == ARCHIVE_OK) {
-		if (lseek(fd, off, SEEK_SET) < 0 || tp_fs__write_all(fd, buf, len))
-			return -EIO;
+		if (lseek(fd, off, SEEK_SET) < 0)
+			return -errno;
+		r = tp_fs__write_all(fd, buf, len);
+		if (r)
+			return r;
 	}
-	return r == ARCHIVE_EOF ? 0 : -EIO;
+	return r == ARCHIVE_EOF ? 0 : -TP_ERR_IO;	/* the archive's: archive_error_string() */
 }
 
 static int extract_one(struct unpack *u, struct archive *a, const struct member *m, int root,
@@ -368,10 +371,10 @@ static int extract_one(struct unpack *u, struct archive *a, const struct member 
 		close(fd);
 		if (err) {
 			unlinkat(dir, tmp, 0);
-			tp_log__error(u->log, "cannot extract %s: %s", m->path,
-				      err == -EIO ? archive_error_string(a) : strerror(-err));
+			tp_log__error(u->log, "cannot extract %s: %s", m->path, err == -TP_ERR_IO ?
+				      archive_error_string(a) : tp_strerror(err));
 			close(dir);
-			return -TP_ERR_IO;
+			return err;
 		}
 		if (m->tree == TREE_DATA)
 			st->data_files++;
@@ -393,21 +396,25 @@ out_close:
 	close(dir);
 	errno = err;
 out_errno:
-	tp_log__error(u->log, "cannot extract %s: %s", m->path, strerror(errno));
-	return -TP_ERR_IO;
+	err = -errno;
+	tp_log__error(u->log, "cannot extract %s: %s", m->path, tp_strerror(err));
+	return err;
 }
 
+/* the fd, or -errno (logged) */
 static int open_root(struct unpack *u, const char *dir)
 {
 	int err = tp_fs__mkdirs(dir), fd;
 
 	if (err) {
-		tp_log__error(u->log, "cannot create %s: %s", dir, strerror(-err));
-		return -1;
+		tp_log__error(u->log, "cannot create %s: %s", dir, tp_strerror(err));
+		return err;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		tp_log__error(u->log, "cannot open %s: %s", dir, strerror(errno));
+	if (fd < 0) {
+		fd = -errno;
+		tp_log__error(u->log, "cannot open %s: %s", dir, tp_strerror(fd));
+	}
 	return fd;
 }
 
@@ -420,7 +427,7 @@ static int extract(struct unpack *u, const char *archive, struct tp_unpack_stats
 
 	roots[TREE_CACHE] = open_root(u, u->conf->cache_dir);
 	roots[TREE_DATA] = open_root(u, u->conf->data_dir ? u->conf->data_dir : ".");
-	err = roots[0] < 0 || roots[1] < 0 ? -TP_ERR_IO : open_archive(&a, archive, u->log);
+	err = roots[0] < 0 ? roots[0] : roots[1] < 0 ? roots[1] : open_archive(&a, archive, u->log);
 	if (err)
 		goto out;
 	/* the same members in the same order as pass 1 */

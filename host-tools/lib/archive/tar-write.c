@@ -64,10 +64,11 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 	int err = 0;
 
 	if (fd < 0 || fstat(fd, &sb)) {
-		tp_log__error(log, "cannot read %s: %s", src, strerror(errno));
+		err = -errno;
+		tp_log__error(log, "cannot read %s: %s", src, tp_strerror(err));
 		if (fd >= 0)
 			close(fd);
-		return -TP_ERR_IO;
+		return err;
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		tp_log__error(log, "cannot archive %s: not a regular file", src);
@@ -90,9 +91,9 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 			continue;
 		}
 		if (n <= 0) {
-			tp_log__error(log, "cannot read %s: %s", src, n ? strerror(errno) :
+			err = n ? -errno : -TP_ERR_IO;
+			tp_log__error(log, "cannot read %s: %s", src, n ? tp_strerror(err) :
 				      "the file shrank while it was archived");
-			err = -TP_ERR_IO;
 		} else if (archive_write_data(a, chunk, (size_t)n) != n) {
 			err = ar_fail(a, log, src);
 		}
@@ -211,8 +212,8 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 	if (archive_write_close(a) != ARCHIVE_OK && !err)
 		err = ar_fail(a, log, out);
 	if (!err && rename(tmp, out)) {
-		tp_log__error(log, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
-		err = -TP_ERR_IO;
+		err = -errno;
+		tp_log__error(log, "cannot rename %s to %s: %s", tmp, out, tp_strerror(err));
 	}
 	if (err)
 		unlink(tmp);
