@@ -78,11 +78,11 @@ static void test_messages(void)
 
 static void test_hints(void)
 {
-	static const long with[] = { ENOENT, EACCES, EPERM, ENOSPC, ENOMEM, TP_ERR_NOMEM,
-				     TP_ERR_BAD_MAGIC, TP_ERR_COMPRESSED, TP_ERR_IO };
+	static const long with[] = { ENOENT, EACCES, EPERM, ENOSPC, EISDIR, ENOMEM,
+				     TP_ERR_NOMEM, TP_ERR_BAD_MAGIC, TP_ERR_COMPRESSED, TP_ERR_IO };
 	static const long without[] = { 0, EINTR, EAGAIN, TP_ERR_STOPPED, TP_ERR_MAX + 1 };
-	struct tcase c = case_begin("tp_error_hint: ENOENT, EACCES, EPERM, ENOSPC and TP codes have "
-				    "one, others NULL");
+	struct tcase c = case_begin("tp_error_hint: one for ENOENT, EACCES, EPERM, ENOSPC, EISDIR "
+				    "and TP codes, else NULL");
 	char what[64];
 
 	for (size_t i = 0; i < ARRAY_SIZE(with); i++) {

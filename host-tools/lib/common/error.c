@@ -82,6 +82,8 @@ const char *tp_error_hint(long err)
 	case ENOSPC:
 	case EDQUOT:
 		return "free some disk space";
+	case EISDIR:
+		return "give a file, not a directory";
 	case ENOMEM:
 		return tp_errors[TP_ERR_NOMEM - TP_ERR_START].hint;
 	default:

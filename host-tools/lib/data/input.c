@@ -29,9 +29,11 @@ static int read_all(struct tp_input *in, int fd, const char *path, const struct 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			tp_log__error(log, "cannot read %s: %s", path, strerror(errno));
+			int err = -errno;
+
+			tp_log__error(log, "cannot read %s: %s", path, tp_strerror(err));
 			free(buf);
-			return -TP_ERR_IO;
+			return err;
 		}
 		if (n == 0)
 			break;
@@ -53,13 +55,15 @@ int tp_input__open(struct tp_input *in, const char *path, const struct tp_log *l
 		return read_all(in, STDIN_FILENO, "standard input", log);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		tp_log__error(log, "cannot open %s: %s", path, strerror(errno));
-		return -TP_ERR_IO;
+		err = -errno;
+		tp_log__error(log, "cannot open %s: %s", path, tp_strerror(err));
+		return err;
 	}
 	if (fstat(fd, &st) < 0) {
-		tp_log__error(log, "cannot stat %s: %s", path, strerror(errno));
+		err = -errno;
+		tp_log__error(log, "cannot stat %s: %s", path, tp_strerror(err));
 		close(fd);
-		return -TP_ERR_IO;
+		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		err = read_all(in, fd, path, log);
@@ -76,11 +80,12 @@ int tp_input__open(struct tp_input *in, const char *path, const struct tp_log *l
 	}
 	/* every page mapped at once: a big file read through is not 1 fault per 64 KiB */
 	in->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	err = in->map == MAP_FAILED ? -errno : 0;
 	close(fd);
-	if (in->map == MAP_FAILED) {
+	if (err) {
 		in->map = NULL;
-		tp_log__error(log, "cannot map %s: %s", path, strerror(errno));
-		return -TP_ERR_IO;
+		tp_log__error(log, "cannot map %s: %s", path, tp_strerror(err));
+		return err;
 	}
 	in->buf = in->map;
 	in->len = (size_t)st.st_size;

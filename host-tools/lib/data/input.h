@@ -15,7 +15,8 @@ struct tp_input {
 	uint8_t *heap;		/* read() buffer, or NULL */
 };
 
-/* path "-" is standard input. 0 or -TP_ERR_*, the detail (with strerror) logged. */
+/* path "-" is standard input. 0, -errno (open, read or mmap failed) or -TP_ERR_*, the detail
+ * logged. */
 int tp_input__open(struct tp_input *in, const char *path, const struct tp_log *log);
 void tp_input__close(struct tp_input *in);
 
