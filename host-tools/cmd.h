@@ -18,6 +18,7 @@ int cmd_buildid_cache(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@ static const struct host_cmd commands[] = {
 	{ "help", cmd_help, "show this help" },
 	{ "version", cmd_version, "show the version" },
 	{ "report", cmd_report, "show where the samples went (like perf report --stdio)" },
+	{ "annotate", cmd_annotate, "per-instruction samples of the hottest symbols (like perf annotate)" },
 	{ "script", cmd_script, "print every sample, or folded stacks (like perf script)" },
 	{ "dump", cmd_dump, "print every record of a perf.data, raw and decoded" },
 	{ "header", cmd_header, "print a perf.data's feature sections (hostname, events ...)" },
