@@ -10,6 +10,8 @@ gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linu
 libc6-dev-armhf-cross libc6-dev-mips-cross libc6-dev-arm64-cross libc6-dev-mipsel-cross"
 host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
+# tests/annotate: objdump for every target arch, the peer of annotate's disassembly
+test_pkgs="$test_pkgs binutils-multiarch"
 # tests/qemu: the system emulators, the initramfs, the x86_64 PVH kernel (xz), and the
 # big-endian MIPS kernel build (bison flex bc)
 test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-utils bison flex bc"

@@ -114,6 +114,9 @@ part "host tools + unit tests, built with ASan/UBSan" \
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
 part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
 	"$src/tests/report/peer.sh" "$out/host/host-san/tests" "$out/qemu-x86_64-musl/tinyperf"
+part "annotate vs perf annotate (x86_64) and objdump (armv7 Thumb-2, aarch64, MIPS BE ...)" \
+	"$src/tests/annotate/run.sh" "$out/host/host-san/tinyperf" \
+	"$out/host/host-san/tests/test-annotate" "$out/qemu-x86_64-musl/tinyperf"
 part "source lines and inlined frames (--lines, --inline, --sort srcline)" \
 	"$src/tests/report/lines.sh" "$out/host/host-san/tinyperf"
 part "the vdso of a 32-bit process: [vdso32], as perf" \
