@@ -13,8 +13,11 @@
 #     MIPS big- and little-endian, i386, x86_64), each function disassembled by the
 #     library (test-annotate --disasm) and by objdump from binutils-multiarch: the same
 #     addresses and mnemonics, instruction for instruction, up to the aliases the two
-#     spell differently (listed at canon() below). No recordings from tests/qemu here:
-#     those take minutes; the code path from a sample to the disassembly is the x86_64 one.
+#     spell differently (listed at canon() below); and annotate itself on a recording of
+#     each arch that the harness writes (test-annotate --record: a MMAP2 of the binary with
+#     its build-id, samples at three of hot's instructions), the binary in a sysroot: the
+#     percentages at those instructions and objdump's addresses. No recordings from
+#     tests/qemu here: those take minutes.
 #
 #   usage: run.sh TINYPERF TEST-ANNOTATE [RECORDER]
 #     TINYPERF: the host tool; TEST-ANNOTATE: the unit test binary (its --disasm harness);
@@ -180,6 +183,28 @@ for t in "armv7-thumb2 arm-linux-gnueabihf-gcc -mthumb" "aarch64 aarch64-linux-g
 			fail "$arch $fn: expected objdump's (<), got ($(diff "$elf.$fn.oc" "$elf.$fn.tc" | grep '^[<>]' | head -n 4 | tr '\n' ';'))"
 		fi
 	done
+	# annotate itself on a recording of this arch (made by the harness: 60, 30 and 10
+	# samples at hot's 2nd, 4th and last instructions, the binary in a sysroot and
+	# identified by its build-id): those percentages there, objdump's addresses
+	bid=$(readelf -n "$elf" | sed -n 's/.*Build ID: *//p')
+	set -- $(cut -f1 "$elf.hot.t" | sed -n '2p;4p;$p')
+	mkdir -p "$tmp/sr-$arch/usr/bin"
+	cp "$elf" "$tmp/sr-$arch/usr/bin/cross"
+	if [ $# -eq 3 ] && [ -n "$bid" ] &&
+	   "$harness" --record "$elf" /usr/bin/cross "$bid" "$elf.data" "0x$1:60" "0x$2:30" "0x$3:10" \
+		2>"$elf.rec.err"; then
+		"$tp" annotate -i "$elf.data" --sysroot "$tmp/sr-$arch" --buildid-dir "$tmp/nocache" \
+			--offline hot >"$elf.ann" 2>"$elf.ann.err"
+		expect_eq "$arch: annotate hot on a recording: exit 0 ($(head -c 160 "$elf.ann.err"))" 0 $?
+		expect_eq "$arch: annotate hot: 60/30/10 % at the sampled instructions" \
+			"60.00 $1 30.00 $2 10.00 $3" \
+			"$(lines "$elf.ann" | awk '$1 != "0.00"' | tr '\n' ' ' | sed 's/ $//')"
+		expect_eq "$arch: annotate hot: the instruction addresses are objdump's" \
+			"$(cut -d' ' -f1 "$elf.hot.oc" | tr '\n' ' ')" \
+			"$(lines "$elf.ann" | cut -d' ' -f2 | tr '\n' ' ')"
+	else
+		fail "$arch: making a recording of hot: $(head -c 200 "$elf.rec.err")"
+	fi
 	if [ "$arch" = armv7-thumb2 ]; then
 		# the states the mapping symbols give: in_arm in ARM state, the rest Thumb, and
 		# pick's literal pool kept as data

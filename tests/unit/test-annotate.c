@@ -1,8 +1,12 @@
 /* host-tools/lib/annotate: disassembly of hand-made ELF files of each class, byte order and
  * machine (MIPS big-endian, x86_64, ARM and Thumb, AArch64), file offsets to addresses and
  * back, and the per-address sample counts. With arguments it is tests/annotate/run.sh's
- * harness: "test-annotate --disasm ELF START SIZE" prints "addr<TAB>mnemonic<TAB>ops" for
- * each instruction of [START, START + SIZE), Thumb told by the file's own symbols. */
+ * harness:
+ *   test-annotate --disasm ELF START SIZE: "addr<TAB>mnemonic<TAB>ops" for each instruction
+ *     of [START, START + SIZE), Thumb told by the file's own symbols;
+ *   test-annotate --record ELF DEVPATH BUILD-ID OUT VADDR:COUNT...: a perf.data in OUT in
+ *     which ELF ran as DEVPATH (mapped whole, with BUILD-ID in hex) and took COUNT samples
+ *     at each VADDR: recordings of any arch without running it. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
@@ -11,7 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "host-tools/lib/annotate/annotate.h"
+#include "perfdata/features.h"
+#include "perfdata/records.h"
+#include "perfdata/sink.h"
+#include "perfdata/writer.h"
 #include "tests/unit/check.h"
 
 #define CODE_OFF 0x100
@@ -209,10 +220,104 @@ static int disasm_main(const char *path, const char *start_s, const char *size_s
 	return err ? 1 : 0;
 }
 
+#define REC_PID 4242
+#define REC_BASE 0x10000
+
+static int hex_id(const char *s, uint8_t *id)
+{
+	size_t n = strlen(s) / 2;
+
+	if (n < 1 || n > 20 || strlen(s) % 2)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1)
+			return -1;
+		id[i] = (uint8_t)v;
+	}
+	return (int)n;
+}
+
+/* the harness's recording: COMM, MMAP2 (with the build-id), the samples, BUILD_ID */
+static int record_main(int argc, char **argv)
+{
+	const char *path = argv[2], *devpath = argv[3], *out = argv[5];
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = PERF_ATTR_SIZE_VER5,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1,
+				     .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD };
+	static const uint64_t ids[] = { 1 };
+	const struct tp_writer_attr wa = { &a, "cpu-clock", ids, 1 };
+	struct tp_rec_fmt fmt = { 0, false };
+	static uint8_t recs[1 << 16], fb[4096];
+	uint8_t id[20];
+	struct tp_annelf *e = NULL;
+	struct tp_sink_fd sink;
+	struct tp_writer w;
+	struct tp_fbuf f;
+	struct tp_feat feat;
+	struct stat st;
+	size_t n = 0;
+	int id_len = hex_id(argv[4], id), fd, err, r;
+	uint64_t time = 1000;
+
+	if (id_len < 0 || stat(path, &st) || tp_annelf__open(&e, path, NULL)) {
+		fprintf(stderr, "test-annotate: --record: %s: not an ELF file, or bad build-id %s\n",
+			path, argv[4]);
+		return 1;
+	}
+	r = tp_rec__comm(recs, sizeof(recs), &fmt, REC_PID, REC_PID, "cross", false);
+	n += r > 0 ? (size_t)r : 0;
+	r = tp_rec__mmap2(recs + n, sizeof(recs) - n, &fmt, PERF_RECORD_MISC_USER,
+			  &(struct tp_mmap2){ .pid = REC_PID, .tid = REC_PID, .addr = REC_BASE,
+					      .len = ((uint64_t)st.st_size + 0xfff) & ~0xfffULL,
+					      .build_id = id, .build_id_size = (uint8_t)id_len,
+					      .prot = 5 /* PROT_READ | PROT_EXEC */,
+					      .flags = 2 /* MAP_PRIVATE */, .filename = devpath });
+	n += r > 0 ? (size_t)r : 0;
+	for (int i = 6; i < argc; i++) {
+		uint64_t vaddr = strtoull(argv[i], NULL, 0), off;
+		const char *colon = strchr(argv[i], ':');
+		unsigned long count = colon ? strtoul(colon + 1, NULL, 0) : 1;
+
+		if (tp_annelf__offset(e, vaddr, &off)) {
+			fprintf(stderr, "test-annotate: --record: %s is in no segment\n", argv[i]);
+			tp_annelf__close(e);
+			return 1;
+		}
+		for (unsigned long k = 0; k < count && sizeof(recs) - n >= 256; k++) {
+			struct tp_sample smp = { .ip = REC_BASE + off, .pid = REC_PID,
+						 .tid = REC_PID, .time = time++, .period = 1 };
+
+			r = tp_rec__sample(recs + n, sizeof(recs) - n, &fmt, a.sample_type,
+					   PERF_RECORD_MISC_USER, &smp);
+			n += r > 0 ? (size_t)r : 0;
+		}
+	}
+	tp_annelf__close(e);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return 1;
+	tp_sink_fd__init(&sink, fd, true);
+	err = tp_writer__open(&w, &sink.sink, TP_WRITER_FILE, false, &wa, 1, PERF_ATTR_SIZE_VER5);
+	err = err ? err : tp_writer__add(&w, recs, n);
+	tp_writer__fbuf(&w, &f, fb, sizeof(fb));
+	err = err ? err : tp_feat__build_id(&f, &feat, &(struct tp_build_id){
+		PERF_RECORD_MISC_USER, id, (uint8_t)id_len, devpath }, 1);
+	err = err ? err : tp_writer__close(&w, &feat, 1);
+	close(fd);
+	if (err)
+		fprintf(stderr, "test-annotate: --record: writing %s: error %d\n", out, err);
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--disasm"))
 		return disasm_main(argv[2], argv[3], argv[4]);
+	if (argc >= 7 && !strcmp(argv[1], "--record"))
+		return record_main(argc, argv);
 	test_disasm();
 	test_hits();
 	return check_summary("test-annotate");
