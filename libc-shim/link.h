@@ -1,4 +1,4 @@
-/* Links, for the recorder's build-id cache (recorder/rec-bidcache.c): kept apart from sys.h
+/* Links, for the recorder's build-id cache (recorder/out/bidcache.c): kept apart from sys.h
  * because no other recorder part needs them. Both return 0 or -errno; -TP_ENOSYS where the
  * freestanding backend has no syscall number for them (arch/<arch>/abi.h would define
  * TP_NR_linkat and TP_NR_symlinkat): callers then copy instead. */

@@ -1,6 +1,6 @@
 /* The .plt layout perf 6.1 assumes when it names PLT stubs "name@plt", one per .rela.plt
  * (.rel.plt) entry: a header, then entries of one size. The recorder (embedded symbols,
- * recorder/symembed-elf.c) and the host's symbolizer (host-tools/lib/sym/plt.c) both lay the
+ * recorder/embed/symembed-elf.c) and the host's symbolizer (host-tools/lib/sym/plt.c) both lay the
  * stubs out through it, so that both name an address as perf does. */
 #ifndef TINYPERF_PERFDATA_PLT_H
 #define TINYPERF_PERFDATA_PLT_H

@@ -202,7 +202,7 @@ long sys_getuid(void)
 
 /* The raw call, not fork(): musl's fork() takes its internal locks around the clone and pulls
  * in its thread-lock machinery (about 2.3 KiB of a static binary). The recorder is single-
- * threaded and its only child (recorder/workload.c) makes plain system calls until execve or
+ * threaded and its only child (recorder/record/workload.c) makes plain system calls until execve or
  * _exit, so none of the C library's per-process state needs the fork bookkeeping. */
 long sys_fork(void)
 {

@@ -11,7 +11,7 @@
  * Only raw writes here: the formatter and the error texts would double this program's size. */
 #include "libc-shim/shim.h"
 #include "recorder/pack/unpack.h"
-#include "recorder/xz.h"
+#include "recorder/embed/xz.h"
 
 extern const uint8_t tp_payload[], tp_payload_end[];
 extern const uint32_t tp_payload_size;

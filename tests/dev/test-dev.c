@@ -7,7 +7,7 @@
 #include "perfdata/features.h"
 #include "perfdata/records.h"
 #include "perfdata/writer.h"
-#include "recorder/ring.h"
+#include "recorder/events/ring.h"
 
 static unsigned passed, failed;
 

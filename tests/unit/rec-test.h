@@ -11,7 +11,7 @@
 
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
-#include "recorder/track.h"
+#include "recorder/track/track.h"
 
 static int passed, failed;
 

@@ -1,8 +1,8 @@
 /* tests for embedded symbols: the TP_FEAT_SYMTAB codec (perfdata/symtab.c) round trip in both
  * byte orders through the host's decoder (host-tools/lib/data/symembed.c), its checks on broken
  * sections, the encoder's size cap, and the recorder's bounded address set
- * (recorder/addrset.c) degrading without ever missing an address, and the cache of kernel
- * functions named in this boot (recorder/ksyms-cache.c): what it keeps, merges and finds, and
+ * (recorder/track/addrset.c) degrading without ever missing an address, and the cache of kernel
+ * functions named in this boot (recorder/track/ksyms-cache.c): what it keeps, merges and finds, and
  * every file it must refuse.
  * Prints [OK]/[FAIL] per case and "test-rec-embed: N passed, N failed". */
 #define _GNU_SOURCE
@@ -10,9 +10,9 @@
 #include "host-tools/lib/common/error.h"
 #include "host-tools/lib/data/symembed.h"
 #include "perfdata/symtab.h"
-#include "recorder/addrset.h"
-#include "recorder/ksyms-cache.h"
-#include "recorder/symembed.h"
+#include "recorder/track/addrset.h"
+#include "recorder/track/ksyms-cache.h"
+#include "recorder/embed/symembed.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /* tests for the recorder's /proc synthesis, build-ids and machine facts
- * (recorder/{synth,buildid,sysinfo}.c) on the host: this process and a child it forks are the
- * subjects, checked against /proc, readelf and strip, and their records go through a struct
- * track as the record command's do. Prints [OK]/[FAIL] per case and
- * "test-rec-synth: N passed, N failed". */
+ * (recorder/record/{synth,sysinfo}.c, recorder/track/buildid.c) on the host: this process
+ * and a child it forks are the subjects, checked against /proc, readelf and strip, and
+ * their records go through a struct track as the record command's do. Prints [OK]/[FAIL]
+ * per case and "test-rec-synth: N passed, N failed". */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 
 #include "tests/unit/rec-test.h"
-#include "recorder/arena.h"
-#include "recorder/buildid.h"
-#include "recorder/synth.h"
-#include "recorder/sysinfo.h"
+#include "recorder/base/arena.h"
+#include "recorder/track/buildid.h"
+#include "recorder/record/synth.h"
+#include "recorder/record/sysinfo.h"
 
 /* ---- synthesized records, collected ---- */
 

@@ -1,10 +1,10 @@
-/* tests for the recorder's arena and DSO hit tracking (recorder/{arena,dsos,track}.c) on the
- * host: synthetic FORK/EXIT/COMM_EXEC/MMAP2/SAMPLE records, the process-tree following, and
- * bounded state through 100k process lives. Prints [OK]/[FAIL] per case and
- * "test-rec-track: N passed, N failed". */
+/* tests for the recorder's arena and DSO hit tracking (recorder/base/arena.c,
+ * recorder/track/{dsos,track}.c) on the host: synthetic FORK/EXIT/COMM_EXEC/MMAP2/SAMPLE
+ * records, the process-tree following, and bounded state through 100k process lives.
+ * Prints [OK]/[FAIL] per case and "test-rec-track: N passed, N failed". */
 #define _GNU_SOURCE
 #include "tests/unit/rec-test.h"
-#include "recorder/arena.h"
+#include "recorder/base/arena.h"
 
 static void test_arena(void)
 {

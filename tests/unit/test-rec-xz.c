@@ -1,4 +1,4 @@
-/* tests for the recorder's one-shot .xz decoder (recorder/xz.c), with Debian's xz as the peer:
+/* tests for the recorder's one-shot .xz decoder (recorder/embed/xz.c), with Debian's xz as the peer:
  * streams it makes (-0, -9e, --check=crc32/crc64/none, several blocks, incompressible data in
  * stored chunks, empty input, raw LZMA2 as the packed recorder's payload) decode to the exact
  * input; corrupt and truncated ones (every
@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "tests/unit/rec-test.h"
 #include <unistd.h>
-#include "recorder/xz.h"
+#include "recorder/embed/xz.h"
 
 static struct xz_work work;
 

@@ -1,0 +1,41 @@
+/* The open events: one fd per (event, task, cpu), one ring per CPU (the other fds of a CPU
+ * send their records to it with PERF_EVENT_IOC_SET_OUTPUT). */
+#ifndef TINYPERF_RECORDER_EVENTS_EVLIST_H
+#define TINYPERF_RECORDER_EVENTS_EVLIST_H
+
+#include "libc-shim/types.h"
+#include "recorder/events/events.h"
+#include "recorder/events/ring.h"
+
+#define REC_MAX_CPUS 256
+#define REC_MAX_TASKS 1024
+
+/* things evlist__open changed on its own, for the command to mention */
+enum {
+	EVL_FELL_BACK_CPU_CLOCK = 1,    /* no hardware PMU: cycles -> cpu-clock */
+	EVL_EXCLUDED_KERNEL = 2,        /* perf_event_paranoid >= 2: user space only */
+};
+
+struct evlist {
+	const int *cpus;
+	unsigned nr_cpus;
+	int *fds;                       /* [event][task][cpu], -1 where the task was gone */
+	size_t nr_fds;
+	unsigned nr_rings;
+	unsigned notes;                 /* EVL_* */
+	bool backward;                  /* --overwrite: read-only write_backward rings */
+	struct ring rings[REC_MAX_CPUS];	/* last: the fields above stay near (armv7, MIPS) */
+};
+
+/* Open every event. 0, or -errno after printing why, what to do included (rec_fail); with
+ * quiet_perm, EACCES and EPERM unprinted: the caller has another way to try. */
+int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm);
+/* map one ring of pages data pages per CPU; 0, or -errno after printing why (rec_fail) */
+int evlist__mmap(struct evlist *el, unsigned pages);
+void evlist__enable(struct evlist *el, bool on);
+void evlist__close(struct evlist *el);
+/* the kernel's page size (rings are counted in pages) */
+size_t tp_page_size(void);
+
+#endif

@@ -1,0 +1,49 @@
+/* 'tinyperf record' options, parsed the way perf's users type them. */
+#ifndef TINYPERF_RECORDER_RECORD_OPTS_H
+#define TINYPERF_RECORDER_RECORD_OPTS_H
+
+#include "libc-shim/types.h"
+
+#define REC_MAX_EVENT_SPECS 32
+#define REC_MAX_PIDS 64
+
+struct rec_opts {
+	uint64_t sample;        /* -F HZ, or -c N if by_period: the last one given */
+	unsigned nr_events;
+	bool by_period;         /* -c */
+	union {	/* the flags, set by index in the order of opts.c's options F_G..F_NOEMBED */
+		struct {
+			bool callgraph;         /* -g */
+			bool system_wide;       /* -a */
+			bool no_inherit;        /* -i */
+			bool buildid_all;       /* --buildid-all */
+			bool quiet;             /* -q */
+			bool overwrite;         /* --overwrite: flight recorder, rings read at snapshots */
+			bool no_embed_symbols;  /* --no-embed-symbols (CONFIG_REC_EMBED_SYMBOLS) */
+		};
+		bool flags[7];
+	};
+	const char *cpu_list;   /* -C */
+	unsigned nr_pids;
+	unsigned nr_tids;
+	const char *output;     /* -o, "-" for stdout, tcp://, tcp-listen://, serial: */
+	unsigned retries;       /* --retry: more connection attempts for tcp:// */
+	uint32_t coalesce_ms;   /* --coalesce flush interval, 0: off */
+	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
+	uint64_t duration_ms;   /* --duration */
+	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
+	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/out/flight.c) */
+	unsigned switch_max_files; /* --switch-max-files N, 0: keep all */
+	int verbose;            /* -v */
+	char **argv;            /* the command after the options (NULL-terminated), or NULL */
+	/* the tables last: the fields above stay within Thumb-2 short load offsets */
+	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
+	int pids[REC_MAX_PIDS]; /* -p */
+	int tids[REC_MAX_PIDS]; /* -t */
+};
+
+/* 0, or -EINVAL with a one-line message in err; 1 when -h was asked (usage printed) */
+int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen);
+void rec_opts__usage(int fd);
+
+#endif

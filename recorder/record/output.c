@@ -1,0 +1,86 @@
+/* The output of a recording: a perf.data file, stdout, or a stream to 'tinyperf recv'
+ * (recorder/record/parts.h). */
+#include "libc-shim/shim.h"
+#include "recorder/record/parts.h"
+#include "recorder/record/record.h"
+
+TP_NOINLINE const char *rec_out_name(const struct record *r)
+{
+	return r->out_kind == REC_OUT_STDOUT ? "stdout" : r->o.output;
+}
+
+void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa)
+{
+	for (unsigned i = 0; i < r->spec.nr; i++) {
+		wa[i].attr = &r->spec.ev[i].attr;
+		wa[i].name = r->spec.ev[i].name;
+		wa[i].ids = r->spec.ev[i].ids;
+		wa[i].nr_ids = r->spec.ev[i].nr_ids;
+	}
+}
+
+/* the end of a TCP or serial stream (serial: the last frame, END, the tty settings back) */
+int rec_close_stream(struct record *r)
+{
+	int e = 0;
+
+	if (!IS_ENABLED(CONFIG_REC_STREAMS))
+		return 0;
+	if (r->out_kind == REC_OUT_TCP)
+		sink_tcp__close(&r->tcp);
+	else if (r->out_kind == REC_OUT_SERIAL)
+		e = sink_serial__close(&r->serial);
+	else
+		return 0;
+	r->out_kind = REC_OUT_FILE;	/* closed: once is enough */
+	return e;
+}
+
+/* -o: a file, stdout (-) or a stream to 'tinyperf recv' (recorder/out/sinks.h); every output
+ * but a file gets the pipe-mode stream */
+int rec_open_output(struct record *r)
+{
+	static struct tp_writer_attr wa[REC_MAX_EVSELS];	/* static: with cpus_from_list's mask[], no
+							 * frame to set up; no target grows */
+	struct tp_sink *sink = &r->sink.sink;
+	struct tp_hello hello;
+	char err[200];
+	long fd = 1;
+	int e;
+
+	r->out_kind = !strcmp(r->o.output, "-") ? REC_OUT_STDOUT :
+		      !IS_ENABLED(CONFIG_REC_STREAMS) ? REC_OUT_FILE :
+		      sink_tcp__is(r->o.output) ? REC_OUT_TCP :
+		      sink_serial__is(r->o.output) ? REC_OUT_SERIAL : REC_OUT_FILE;
+	r->pipe = r->out_kind != REC_OUT_FILE;
+	if (IS_ENABLED(CONFIG_REC_STREAMS) &&
+	    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL)) {
+		rec_hello__init(&hello);
+		e = r->out_kind == REC_OUT_TCP ?
+		    sink_tcp__open(&r->tcp, r->o.output, &hello, r->o.retries, r->o.quiet, err,
+				   sizeof(err)) :
+		    sink_serial__open(&r->serial, r->o.output, &hello, err, sizeof(err));
+		if (e) {
+			r->out_kind = REC_OUT_FILE;	/* nothing to close */
+			return rec_fail("%s", err);
+		}
+		sink = r->out_kind == REC_OUT_TCP ? &r->tcp.sink : &r->serial.sink;
+	} else if (!r->pipe) {
+		fd = sys_open(r->o.output, TP_O_WRONLY | TP_O_CREAT | TP_O_TRUNC | TP_O_CLOEXEC, 0600);
+		if (fd < 0)
+			return rec_fail("cannot create %s: %s", r->o.output, tp_strerror(fd));
+	}
+	r->out_fd = (int)fd;
+	tp_sink_fd__init(&r->sink, r->out_fd, !r->pipe);
+	rec_writer_attrs(r, wa);
+	/* a pipe's attrs at 128 bytes: perf 6.1 looks for HEADER_ATTR's ids there */
+	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
+			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);
+	if (e)
+		return rec_fail("cannot write %s: %s", rec_out_name(r), tp_strerror(e));
+	/* only tinyperf recv reads these streams: send its private features too */
+	r->w.pipe_private = IS_ENABLED(CONFIG_REC_STREAMS) &&
+			    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL);
+	return rec_features__start(r) ? rec_fail("cannot write the header features: %s",
+					      tp_strerror(r->write_err)) : 0;
+}

@@ -1,0 +1,90 @@
+/* State of one 'tinyperf record' run, passed down through its parts. */
+#ifndef TINYPERF_RECORDER_RECORD_RECORD_H
+#define TINYPERF_RECORDER_RECORD_RECORD_H
+
+#include "libc-shim/types.h"
+#include "perfdata/writer.h"
+#include "recorder/out/coalesce.h"
+#include "recorder/events/events.h"
+#include "recorder/out/flight.h"
+#include "recorder/track/ksyms-cache.h"
+#include "recorder/embed/ksyms-snap.h"
+#include "recorder/events/evlist.h"
+#include "recorder/record/opts.h"
+#include "recorder/out/sinks.h"
+#include "recorder/track/track.h"
+#include "recorder/record/workload.h"
+
+enum rec_target {
+	REC_SYSTEM,        /* -a / -C: every task on the CPUs */
+	REC_TASKS,         /* -p / -t: given tasks on every CPU */
+	REC_TREE,          /* a command, followed with per-CPU system-wide events and filtered
+			    * to its process tree: children sample from their first tick */
+	REC_INHERIT,       /* a command, with inherited per-task events (no permission for the
+			    * above, or --no-inherit) */
+};
+
+/* The fields every record and every pass of the loop touch come first, the large tables
+ * after them: on armv7 and MIPS a field within the first few KiB is one load, one further
+ * away needs its address built first. */
+struct record {
+	enum rec_target target;
+	uint32_t root;             /* the command's pid, 0 without a command */
+	uint64_t root_exec;        /* REC_TREE: the time of its exec (~0: not seen yet) */
+	int64_t exec_ms;           /* REC_TREE: when a drain first saw it exec'd (0: not yet) */
+	/* sample layout shared by every event: offsets into a SAMPLE record */
+	uint64_t sample_type;
+	unsigned off_tid, off_time;
+	uint64_t samples, lost;	/* lost: LOST and LOST_SAMPLES counts summed */
+	uint64_t first_time, last_time;
+	int write_err;             /* first -errno from the sink */
+	bool pipe;                 /* pipe-mode output: every out_kind but a file */
+	int out_fd;
+	int exit_status;
+	char **argv;               /* tinyperf's own, for CMDLINE */
+	int argc;
+	char **envp;
+	struct rec_opts o;
+	struct tp_writer w;
+	struct tp_sink_fd sink;
+	enum { REC_OUT_FILE, REC_OUT_STDOUT, REC_OUT_TCP, REC_OUT_SERIAL } out_kind;
+	struct workload wl;
+	struct track track;
+	struct arena arena;
+	unsigned nr_cpus;
+	unsigned nr_tasks;
+	struct sink_tcp tcp;       /* -o tcp://, tcp-listen:// */
+	struct ksyms_cache kcache; /* kernel functions earlier recordings named (embedded symbols) */
+	struct ksyms_snap ksnap;   /* /proc/kallsyms copied while recording (embedded symbols) */
+	struct evlist el;          /* 14 KiB, its ring table first */
+
+	int cpus[REC_MAX_CPUS];
+	int tasks[REC_MAX_TASKS];
+	struct evlist_spec spec;   /* 56 KiB */
+	struct sink_serial serial; /* -o serial: */
+	struct coalesce co;        /* --coalesce */
+	struct flight fl;          /* --overwrite, --switch-output (recorder/out/flight.c) */
+};
+
+/* Options of optional features, as constants 0 in builds without them, so that their calls
+ * fold away with or without LTO, and at -O0 too: macros, because only the front end's folding
+ * of a constant condition runs at -O0, and it does not see through an inline function.
+ * --coalesce: with the stream outputs (CONFIG_REC_STREAMS) */
+#define rec_coalescing(r)	(IS_ENABLED(CONFIG_REC_STREAMS) && (r)->o.coalesce_ms)
+
+/* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
+#define rec_overwrite(r)	(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->o.overwrite)
+#define rec_rotating(r)		(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->fl.rotate)
+
+/* recorder/record/features.c: the feature sections at the end (and at the start in pipe mode) */
+int rec_features__start(struct record *r);
+int rec_features__finish(struct record *r);
+
+/* recorder/record/state.c: COMM/MMAP state as of now, through r->fl.emit: the kernel and
+ * modules, and the target's processes (every one with -a, a command's whole tree) */
+#define REC_SYNTH_KERNEL	1
+#define REC_SYNTH_TASKS		2
+#define REC_SYNTH_WARN		4	/* say so when kptr_restrict hides the kernel */
+int rec_synth(struct record *r, unsigned what);
+
+#endif

@@ -1,0 +1,73 @@
+/* The state records of a recording (recorder/record/synth.c does the encoding): the kernel and the
+ * processes of the target, at the start and again at the head of every --switch-output file. */
+#include "libc-shim/shim.h"
+#include "recorder/record/parts.h"
+#include "recorder/record/record.h"
+#include "recorder/record/synth.h"
+
+/* --overwrite with a command: the tree's records of the last snapshot, written again ahead
+ * of the new ones, so that a snapshot taken after processes exited (the last one, when the
+ * command ends) still has their COMM and MMAPs. Bounded: what does not fit is not kept. */
+static struct {
+	size_t len;
+	char buf[32768];
+} keep;
+
+/* a command's tree: what is synthesized joins the tree that track follows (a child forked
+ * before the events were enabled has no FORK record), and is kept under --overwrite */
+static int emit_tree(void *ctx, const void *rec, size_t len)
+{
+	struct record *r = ctx;
+
+	if (((const struct perf_event_header *)rec)->type == PERF_RECORD_COMM)
+		track__set_root(&r->track, tp_get32((const char *)rec + 8));
+	if (rec_overwrite(r) && len <= sizeof(keep.buf) - keep.len) {
+		memcpy(keep.buf + keep.len, rec, len);
+		keep.len += len;
+	}
+	return r->fl.emit(ctx, rec, len);
+}
+
+static void replay_kept(struct record *r)
+{
+	struct perf_event_header h;
+
+	for (size_t off = 0; off + sizeof(h) <= keep.len && !r->write_err; off += h.size) {
+		memcpy(&h, keep.buf + off, sizeof(h));
+		r->fl.emit(r, keep.buf + off, h.size);
+	}
+	keep.len = 0;
+}
+
+int rec_synth(struct record *r, unsigned what)
+{
+	static char scratch[SYNTH_SCRATCH_MIN];
+	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
+	struct synth sc = {
+		.emit = r->fl.emit, .ctx = r, .fmt = &fmt, .scratch = scratch,
+		.scratch_size = sizeof(scratch),
+	};
+	struct synth_kernel k;
+
+	if (what & REC_SYNTH_KERNEL) {
+		synth__kernel(&sc, &k);
+		if (k.hidden && (what & REC_SYNTH_WARN) && !r->o.quiet)
+			rec_warn("kernel addresses are hidden (kptr_restrict=%d): kernel samples "
+				 "will not resolve; run as root or 'sysctl kernel.kptr_restrict=0'",
+				 k.kptr_restrict);
+	}
+	if (!(what & REC_SYNTH_TASKS) || r->write_err)
+		return r->write_err;
+	if (r->target == REC_SYSTEM) {
+		synth__all_tasks(&sc);
+	} else if (r->target == REC_TASKS) {
+		for (unsigned i = 0; i < r->o.nr_pids; i++)
+			synth__task(&sc, (uint32_t)r->o.pids[i]);
+	} else if (r->root) {	/* a command: it and every child alive */
+		if (rec_overwrite(r))
+			replay_kept(r);
+		sc.emit = emit_tree;
+		synth__tree(&sc, r->root);
+	}
+	return r->write_err;
+}
