@@ -206,31 +206,24 @@ endif
 
 shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 	$(wildcard $(srctree)/libc-shim/$(if $(CONFIG_SHIM_FREESTANDING),freestanding,hosted)/*.c)
-# Optional features: the files each one adds; the call sites test IS_ENABLED(CONFIG_X).
-# perfdata/deframe.c is the host's stream decoder: never on the device
-rec-opt-src := perfdata/deframe.c $(if $(CONFIG_REC_STREAMS),,recorder/out/sink-tcp.c recorder/out/sink-serial.c \
-		recorder/out/coalesce.c perfdata/framing.c) \
-	$(if $(CONFIG_REC_TRACEPOINTS),,recorder/events/tracefs.c recorder/events/tracing-data.c) \
-	$(if $(CONFIG_REC_FLIGHT),,recorder/out/flight.c recorder/events/ring-backward.c) \
-	$(if $(CONFIG_REC_LIST),,recorder/events/cmd-list.c) \
-	$(if $(CONFIG_REC_BUILDID_CACHE),,recorder/out/bidcache.c) \
-	$(if $(CONFIG_REC_EMBED_SYMBOLS),,recorder/track/addrset.c recorder/embed/symembed.c recorder/embed/ksyms.c \
-		recorder/embed/ksyms-snap.c recorder/embed/symembed-elf.c perfdata/symtab.c) \
-	$(if $(CONFIG_REC_KSYMS_CACHE),,recorder/track/ksyms-cache.c) \
-	$(if $(CONFIG_REC_EMBED_MINIDEBUGINFO),,recorder/embed/xz.c)
-rec-off := $(addprefix $(srctree)/,$(rec-opt-src))
-perfdata-src := $(if $(CONFIG_REC_RECORD),$(filter-out $(rec-off),$(wildcard $(srctree)/perfdata/*.c)))
-# every recorder file, in the link order of the flat tree they came from: LTO's partitions
-# follow the link order, and another one moves the sizes by up to 0.2 KiB either way
-rec-all := $(patsubst %,$(srctree)/recorder/%.c,track/addrset base/arena base/build-info \
-	track/buildid events/cmd-list record/cmd-record out/coalesce track/dsos events/events \
-	events/evlist out/flight track/ksyms-cache embed/ksyms-snap embed/ksyms main record/opts \
-	out/bidcache record/features record/output record/setup record/state events/ring-backward \
-	events/ring out/sink-serial out/sink-tcp embed/symembed-elf embed/symembed record/synth \
-	record/sysinfo events/tracefs events/tracing-data track/track-procs track/track \
-	record/workload embed/xz)
-recorder-src := $(if $(CONFIG_REC_RECORD),$(filter-out $(rec-off),$(rec-all)),\
-	$(srctree)/recorder/main.c $(srctree)/recorder/base/build-info.c)
+# The recorder: each folder's Kbuild lists its files, rec-y for every build, rec-$(CONFIG_X)
+# for a feature's (its call sites test IS_ENABLED(CONFIG_X)); a new file is linked once a
+# Kbuild names it. The same fragments say which files stay MIPS32 (mips16-off-y) and which the
+# host unit tests compile (host-test-y, host-tools/host.mk). Paths are relative to recorder/;
+# rec-dirs lists the folders bottom first. perfdata/Kbuild: what the recorder links of it.
+rec-dirs := base events track embed out record pack
+rec-y :=
+mips16-off-y :=
+host-test-y :=
+pack-y :=
+perfdata-y :=
+$(foreach d,$(rec-dirs),$(eval include $(srctree)/recorder/$(d)/Kbuild))
+include $(srctree)/perfdata/Kbuild
+perfdata-src := $(addprefix $(srctree)/perfdata/,$(sort $(perfdata-y)))
+# Linked in the order of their file names, whatever their folder, as the flat tree was: LTO's
+# partitions follow the link order, and the folders' order moved the sizes by -152..+48 bytes
+rec-sorted = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n) $(n),$(1)))
+recorder-src := $(addprefix $(srctree)/recorder/,$(call rec-sorted,main.c $(rec-y)))
 
 obj := $(objtree)/obj
 src2obj = $(patsubst $(srctree)/%.c,$(obj)/%.o,$(1))
@@ -270,8 +263,7 @@ $(obj)/libc-shim/freestanding/string.o $(obj)/tests/%.o: TP_CFLAGS += -fno-built
 # objects (lto-wrapper merges them), so MIPS32 asm inlined there meets the MIPS16 assembler.
 mips16-off := $(call src2obj,$(addprefix $(srctree)/,libc-shim/freestanding/sys.c \
 	libc-shim/freestanding/start.c libc-shim/freestanding/link.c \
-	libc-shim/freestanding/libgcc.c recorder/events/ring.c \
-	recorder/events/ring-backward.c))
+	libc-shim/freestanding/libgcc.c $(addprefix recorder/,$(mips16-off-y))))
 ifeq ($(CONFIG_ARCH_MIPS16),y)
 TP_CFLAGS += -minterlink-mips16
 $(filter-out $(mips16-off),$(recorder-obj) $(perfdata-obj) $(shim-obj)): TP_CFLAGS += -mips16
@@ -301,7 +293,7 @@ $(obj)/pack/payload.o: $(srctree)/recorder/pack/payload.S $(obj)/pack/tinyperf.x
 	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -DTP_PAYLOAD='"$(obj)/pack/tinyperf.xz"' \
 		-DTP_PAYLOAD_SIZE=$$(stat -c %s $(objtree)/tinyperf.stripped) -c -o $@ $<
 
-$(objtree)/tinyperf.packed: $(call src2obj,$(srctree)/recorder/pack/unpack.c $(srctree)/recorder/embed/xz.c) \
+$(objtree)/tinyperf.packed: $(call src2obj,$(addprefix $(srctree)/recorder/,$(pack-y))) \
 		$(obj)/pack/payload.o $(shim-obj) $(flags-stamp)
 	$(quiet) LD $(patsubst $(objtree)/%,%,$@)
 	$(Q)$(call link,$(filter %.o,$^))

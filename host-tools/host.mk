@@ -46,8 +46,7 @@ $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)
 # The recorder pieces with logic worth testing on the host (arena, synthesis, DSO tracking,
 # build-ids) are compiled again for it, only for tests/unit/test-rec-*.c: the host tool itself
 # never links recorder code. A static pattern rule: it takes precedence over the one above.
-host-rec-objs := $(patsubst %,$(host-obj)/recorder/%.o,base/arena track/dsos record/synth \
-	record/sysinfo track/track track/track-procs track/buildid track/addrset embed/xz track/ksyms-cache)
+host-rec-objs := $(patsubst %.c,$(host-obj)/recorder/%.o,$(host-test-y))
 host-rec-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,\
 	$(wildcard $(srctree)/tests/unit/test-rec-*.c))
 $(host-rec-tests): $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs) $(host-rec-objs)
