@@ -1,6 +1,11 @@
-/* The device commands: one cmd-*.c each, dispatched from main.c's table. */
+/* The device commands, dispatched from main.c's table: each is declared by its folder
+ * (record/cmd-record.c, events/cmd-list.c), help and version are main.c's own. */
 #ifndef TINYPERF_RECORDER_CMD_H
 #define TINYPERF_RECORDER_CMD_H
+
+#include "recorder/base/build-info.h"
+#include "recorder/events/events.h"
+#include "recorder/record/record.h"
 
 struct tp_cmd {
 	const char *name;
@@ -8,13 +13,7 @@ struct tp_cmd {
 	const char *summary;
 };
 
-int cmd_record(int argc, char **argv);
-int cmd_list(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
-
-/* build facts for --version and the recording's VERSION feature */
-const char *tp_build_arch(void);
-const char *tp_build_libc(void);
 
 #endif

@@ -1,6 +1,6 @@
 /* What this binary was built as, from Kconfig: printed by --version and recorded in perf.data. */
 #include "libc-shim/types.h"
-#include "recorder/cmd.h"
+#include "recorder/base/build-info.h"
 
 const char *tp_build_arch(void)
 {

@@ -18,7 +18,6 @@
  * (no room, no /proc, kptr_restrict), ksyms.c reads /proc/kallsyms itself as before. */
 #include "libc-shim/shim.h"
 #include "recorder/embed/ksyms-snap.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 
 enum { SNAP_IDLE, SNAP_RUNNING, SNAP_NONE };
@@ -161,7 +160,7 @@ void ksyms_snap__get(struct record *r, uint64_t upto, int fd[2])
 		fd[1] = k->fd[1];
 	}
 	if (r->o.verbose)
-		rec_msg(r, "embedded symbols: kernel symbols from %s", fd[0] >= 0 ?
+		rec_msg(r->o.quiet, "embedded symbols: kernel symbols from %s", fd[0] >= 0 ?
 			"the copy of /proc/kallsyms taken while recording" : "/proc/kallsyms, now");
 }
 

@@ -5,7 +5,6 @@
 #include "perfdata/features.h"
 #include "recorder/track/buildid.h"
 #include "recorder/track/ksyms-cache.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 #include "recorder/embed/symembed.h"
 
@@ -266,7 +265,7 @@ static uint32_t from_cache(struct symembed *e, const struct ksyms_cache *c)
 		}
 	}
 	if (e->rec->o.verbose && c->path[0])
-		rec_msg(e->rec, "embedded symbols: %u kernel functions from %s, %u addresses left",
+		rec_msg(e->rec->o.quiet, "embedded symbols: %u kernel functions from %s, %u addresses left",
 			kept, c->path, m);
 	e->nr_lo = m;
 	return kept;

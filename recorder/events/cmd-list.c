@@ -2,7 +2,6 @@
  * only if they open (VMs and many SoCs have no PMU); tracepoints come from tracefs. */
 #include "libc-shim/shim.h"
 #include "include/tinyperf/perf_event.h"
-#include "recorder/cmd.h"
 #include "recorder/events/events.h"
 #include "recorder/events/tracefs.h"
 

@@ -1,8 +1,8 @@
 /* Turning perf-style event names into perf_event_attr templates. Sampling fields (period,
  * sample_type, flags that depend on the target) are filled in later by the command. */
 #include "libc-shim/shim.h"
+#include "recorder/base/msg.h"
 #include "recorder/events/events.h"
-#include "recorder/record/parts.h"
 #include "recorder/events/tracefs.h"
 
 #define HW PERF_TYPE_HARDWARE

@@ -36,4 +36,7 @@ extern const char tp_event_names[];
 extern const uint8_t tp_event_codes[];
 extern const unsigned tp_nr_event_names;
 
+/* 'tinyperf list' (cmd-list.c) */
+int cmd_list(int argc, char **argv);
+
 #endif

@@ -3,8 +3,8 @@
  * out (exclude_kernel) rather than failing. Every other error becomes one line that says what
  * to do. */
 #include "libc-shim/shim.h"
+#include "recorder/base/msg.h"
 #include "recorder/events/evlist.h"
-#include "recorder/record/parts.h"
 
 /* a /proc/sys value without its newline; the bytes read, or -errno (buf as it was) */
 static long paranoid(void)

@@ -2,7 +2,6 @@
  * write_backward rings, file switching and naming, --switch-max-files. See flight.h. */
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 
 static TP_NOINLINE int fail(const char *what, const char *arg)

@@ -4,11 +4,9 @@
  * are (zero copy for contiguous runs), and only enough is parsed to know the hit DSOs.
  * Here: the command, its loop and the records' path; the events and target are set up in
  * setup.c, the output in output.c, the state records in state.c, snapshots and rotation in
- * out/flight.c (recorder/record/parts.h). */
+ * out/flight.c (record.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
-#include "recorder/cmd.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 #include "recorder/embed/symembed.h"
 
@@ -30,36 +28,6 @@ static void on_signal(int sig)
 	else if (sig != TP_SIGCHLD)
 		stop_signal = sig;
 	sys_write(sig_pipe[1], &c, 1);
-}
-
-void rec_msg(const struct record *r, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	if (r->o.quiet)
-		return;
-	va_start(ap, fmt);
-	n = tp_vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	tp_write_all(2, buf, (size_t)n);
-}
-
-ARCH_VARARGS_GPR int rec_fail(const char *fmt, ...)
-{
-	static char buf[512];	/* not on the stack: x86's va_list save area then sits within
-				 * one-byte offsets of the stack pointer */
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	tp_dprintf(2, "tinyperf: record: %s\n", buf);
-	return 1;
 }
 
 /* ---- records: every one passes here, from the rings and from synthesis ---- */

@@ -1,7 +1,6 @@
 /* The output of a recording: a perf.data file, stdout, or a stream to 'tinyperf recv'
- * (recorder/record/parts.h). */
+ * (record.h). */
 #include "libc-shim/shim.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 
 TP_NOINLINE const char *rec_out_name(const struct record *r)

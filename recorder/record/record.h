@@ -1,9 +1,13 @@
-/* State of one 'tinyperf record' run, passed down through its parts. */
+/* 'tinyperf record': the state of one run, passed down through its parts (cmd-record.c: the
+ * command, its loop and its records; setup.c: events and target; output.c: the output;
+ * features.c, state.c). Functions returning int give 0, or 1 after printing a one-line error
+ * (base/msg.h). */
 #ifndef TINYPERF_RECORDER_RECORD_RECORD_H
 #define TINYPERF_RECORDER_RECORD_RECORD_H
 
 #include "libc-shim/types.h"
 #include "perfdata/writer.h"
+#include "recorder/base/msg.h"
 #include "recorder/out/coalesce.h"
 #include "recorder/events/events.h"
 #include "recorder/out/flight.h"
@@ -75,6 +79,25 @@ struct record {
 /* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
 #define rec_overwrite(r)	(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->o.overwrite)
 #define rec_rotating(r)		(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->fl.rotate)
+
+int cmd_record(int argc, char **argv);
+
+/* every byte for the output goes through here (the first error is kept in r->write_err) */
+int rec_write_out(void *ctx, const void *buf, size_t len);
+
+/* setup.c: -e into r->spec (the default event without -e) */
+int rec_parse_events(struct record *r);
+/* choose the target, fill the attrs, open the events, map the rings, register the ids */
+int rec_open_events(struct record *r);
+
+/* output.c: -o: a file, "-" or a stream, with its header and starting features */
+int rec_open_output(struct record *r);
+/* the name for messages ("stdout" for -) */
+const char *rec_out_name(const struct record *r);
+/* the events as the writer takes them (wa: REC_MAX_EVSELS entries) */
+void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa);
+/* end a TCP or serial stream (nothing for a file); 0 or -errno */
+int rec_close_stream(struct record *r);
 
 /* recorder/record/features.c: the feature sections at the end (and at the start in pipe mode) */
 int rec_features__start(struct record *r);

@@ -1,8 +1,7 @@
 /* Setting up a recording: the events parsed, the target chosen (a command's process tree,
  * -a/-C, -p/-t), the attrs filled with one sample layout for every event, the events opened
- * and their rings mapped (recorder/record/parts.h). */
+ * and their rings mapped (record.h). */
 #include "libc-shim/shim.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 #include "recorder/record/sysinfo.h"
 

@@ -1,7 +1,6 @@
 /* The state records of a recording (recorder/record/synth.c does the encoding): the kernel and the
  * processes of the target, at the start and again at the head of every --switch-output file. */
 #include "libc-shim/shim.h"
-#include "recorder/record/parts.h"
 #include "recorder/record/record.h"
 #include "recorder/record/synth.h"
 

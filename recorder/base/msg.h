@@ -1,0 +1,15 @@
+/* The recorder's messages on stderr (msg.c): errors and warnings as one line each, and notes
+ * that -q silences. Every part of 'tinyperf record' prints through these. */
+#ifndef TINYPERF_RECORDER_BASE_MSG_H
+#define TINYPERF_RECORDER_BASE_MSG_H
+
+#include "libc-shim/types.h"
+
+/* "tinyperf: record: ..." on stderr; returns 1 */
+int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
+/* the same line as a warning: recording goes on */
+#define rec_warn(...) ((void)rec_fail(__VA_ARGS__))
+/* a note on stderr, unless quiet (-q) */
+void rec_msg(bool quiet, const char *fmt, ...) TP_PRINTF(2, 3);
+
+#endif
