@@ -11,8 +11,6 @@
 
 #define FLIGHT_MAX_FILES 4096     /* --switch-max-files at most */
 
-struct record;
-
 struct flight {
 	bool rotate;              /* --switch-output: timestamped files */
 	bool reopen;              /* another file follows the one being finished */
@@ -26,24 +24,25 @@ struct flight {
 	unsigned first, nr_kept;
 	unsigned files;           /* files completed */
 	uint64_t written;         /* bytes in the files completed (the closing line's total) */
-	/* given by the command: what ring records and synthesized records go through */
+	/* given by the command: what ring records (snapshots) and synthesized records go
+	 * through */
 	struct ring_ops ops;
 	int (*emit)(void *ctx, const void *rec, size_t len);
 };
 
-/* after option parsing: checks the combination, names the temporary file (-o is pointed at
- * it). 0, or 1 with a message printed. */
-int flight__init(struct record *r);
+/* after option parsing: checks the combination (spec: --switch-output's value, NULL without
+ * it), names the temporary file (*output, -o, is pointed at it). 0, or 1 with a message
+ * printed. */
+int flight__init(struct flight *f, const char **output, const char *spec, unsigned max_files,
+		 bool overwrite);
 /* poll timeout capped for a FL_TIME switch */
-int flight__timeout(struct record *r, int64_t now_ms, int timeout);
-/* should the file switch now? signalled: SIGUSR2 arrived */
-bool flight__due(struct record *r, int64_t now_ms, bool signalled);
-/* --overwrite: tail-synthesize, pause every ring, read it, resume; into the current file */
-int flight__snapshot(struct record *r);
-/* close the current file (features), name it, drop the oldest past --switch-max-files, open
- * the next; 0 or -errno (also left in r->write_err) */
-int flight__switch(struct record *r);
+int flight__timeout(struct flight *f, int64_t now_ms, int timeout);
+/* should the file switch now? signalled: SIGUSR2 arrived; pos: bytes in the file so far */
+bool flight__due(struct flight *f, int64_t now_ms, bool signalled, uint64_t pos);
+/* the file just closed: name it, drop the oldest past max_files (0: keep all); 0 or -errno.
+ * The command finishes, closes and reopens the files (record/output.c: rec_switch_output) */
+int flight__name(struct flight *f, unsigned max_files, bool quiet);
 /* at the end, after the last file was closed: name it like the others */
-int flight__name_last(struct record *r);
+int flight__name_last(struct flight *f, unsigned max_files, bool quiet);
 
 #endif

@@ -4,7 +4,7 @@
  * are (zero copy for contiguous runs), and only enough is parsed to know the hit DSOs.
  * Here: the command, its loop and the records' path; the events and target are set up in
  * setup.c, the output in output.c, the state records in state.c, snapshots and rotation in
- * out/flight.c (record.h). */
+ * rotate.c and out/flight.c (record.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/records.h"
 #include "recorder/record/record.h"
@@ -87,7 +87,7 @@ static bool on_record(void *ctx, const struct perf_event_header *h)
 		break;
 	}
 	/* --overwrite reads each ring newest first: a process's samples come before its MMAPs,
-	 * its EXIT before its FORK. Its state comes from the tail synthesis instead (flight.c),
+	 * its EXIT before its FORK. Its state comes from the tail synthesis instead (rotate.c),
 	 * and a snapshot's churn then leaves nothing behind in the tables. */
 	if (h->type == PERF_RECORD_SAMPLE || !rec_overwrite(r))
 		track__record(&r->track, h);
@@ -170,7 +170,7 @@ static void drain(struct record *r)
 	uint64_t pos;
 	bool any = false, bad;
 
-	if (rec_overwrite(r))	/* read only at snapshots (recorder/out/flight.c) */
+	if (rec_overwrite(r))	/* read only at snapshots (rotate.c) */
 		return;
 	/* a command's tree: a child's first samples can sit in one CPU's ring ahead of its FORK
 	 * or MMAPs in another's. Every ring's up to its head are taken first, then the pass
@@ -247,7 +247,7 @@ static void loop(struct record *r)
 		if (rec_coalescing(r))
 			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
 		if (rec_rotating(r))
-			timeout = flight__timeout(r, t, timeout);
+			timeout = flight__timeout(&r->fl, t, timeout);
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
 			char c[16];
@@ -262,9 +262,9 @@ static void loop(struct record *r)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
 			break;
-		if (rec_rotating(r) && flight__due(r, now_ms(), switch_signal)) {
+		if (rec_rotating(r) && flight__due(&r->fl, now_ms(), switch_signal, r->w.pos)) {
 			switch_signal = 0;
-			if (flight__switch(r))
+			if (rec_switch_output(r))
 				break;
 		}
 		if (r->target == REC_TASKS) {
@@ -340,10 +340,12 @@ int cmd_record(int argc, char **argv)
 	 * hands commands its argv shifted by one, and argv[-1] is its argv[0] */
 	r->argv = argv - 1;
 	r->argc = argc + 1;
-	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) && flight__init(r)))
+	if (rec_parse_events(r) || (IS_ENABLED(CONFIG_REC_FLIGHT) &&
+	    flight__init(&r->fl, &r->o.output, r->o.switch_output, r->o.switch_max_files,
+			 r->o.overwrite)))
 		return 1;
 	r->fl.emit = emit;
-	if (IS_ENABLED(CONFIG_REC_FLIGHT))	/* how snapshots read the rings (flight.c) */
+	if (IS_ENABLED(CONFIG_REC_FLIGHT))	/* how snapshots read the rings (rotate.c) */
 		r->fl.ops = (struct ring_ops){ on_record, rec_write_out, r, bounce };
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
@@ -390,7 +392,7 @@ out_finish:
 	if (r->o.buildid_all)
 		track__mark_all(&r->track);
 	if (rec_overwrite(r) && !r->write_err)
-		flight__snapshot(r);
+		rec_snapshot(r);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
 		ksyms_snap__close(r);
@@ -400,7 +402,7 @@ out_finish:
 	if (!r->pipe)
 		sys_close(r->out_fd);
 	if (!e && rec_rotating(r))
-		e = flight__name_last(r);
+		e = flight__name_last(&r->fl, r->o.switch_max_files, r->o.quiet);
 	{
 		int ce = rec_close_stream(r);
 

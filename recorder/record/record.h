@@ -76,7 +76,7 @@ struct record {
  * --coalesce: with the stream outputs (CONFIG_REC_STREAMS) */
 #define rec_coalescing(r)	(IS_ENABLED(CONFIG_REC_STREAMS) && (r)->o.coalesce_ms)
 
-/* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (flight.c) */
+/* --overwrite, and --switch-output's rotation: only with CONFIG_REC_FLIGHT (out/flight.c, rotate.c) */
 #define rec_overwrite(r)	(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->o.overwrite)
 #define rec_rotating(r)		(IS_ENABLED(CONFIG_REC_FLIGHT) && (r)->fl.rotate)
 
@@ -102,6 +102,13 @@ int rec_close_stream(struct record *r);
 /* recorder/record/features.c: the feature sections at the end (and at the start in pipe mode) */
 int rec_features__start(struct record *r);
 int rec_features__finish(struct record *r);
+
+/* recorder/record/rotate.c (CONFIG_REC_FLIGHT): --overwrite: tail-synthesize, pause every
+ * ring, read it, resume; into the current file. 0 or -errno (also in r->write_err) */
+int rec_snapshot(struct record *r);
+/* --switch-output: close the current file (features), name it, drop the oldest past
+ * --switch-max-files, open the next; 0 or -errno (also left in r->write_err) */
+int rec_switch_output(struct record *r);
 
 /* recorder/record/state.c: COMM/MMAP state as of now, through r->fl.emit: the kernel and
  * modules, and the target's processes (every one with -a, a command's whole tree) */
