@@ -17,8 +17,9 @@
  * is taken once: a module loaded after its lines went by is not in it. When anything fails
  * (no room, no /proc, kptr_restrict), ksyms.c reads /proc/kallsyms itself as before. */
 #include "libc-shim/shim.h"
+#include "recorder/base/msg.h"
 #include "recorder/embed/ksyms-snap.h"
-#include "recorder/record/record.h"
+#include "recorder/track/track.h"
 
 enum { SNAP_IDLE, SNAP_RUNNING, SNAP_NONE };
 
@@ -40,22 +41,22 @@ static __attribute__((noreturn)) void helper(const struct ksyms_snap *k, int ctl
 	sys_exit_group(ksyms__copy(k->fd[0], k->fd[1], ctl, ack));
 }
 
-/* an unlinked file in the output's directory, else $TMPDIR or /tmp: an fd or <0 */
-static int scratch(const struct record *r, char which)
+/* an unlinked file in the output file's directory, else $TMPDIR or /tmp: an fd or <0 */
+static int scratch(const char *output, char **envp, char which)
 {
 	char path[4096];
 	const char *dir = NULL, *slash;
 	size_t len = 1;
 	long fd;
 
-	if (r->out_kind == REC_OUT_FILE) {
-		dir = r->o.output ? r->o.output : "perf.data";
+	if (output) {
+		dir = output;
 		slash = strrchr(dir, '/');
 		len = slash ? (size_t)(slash - dir) + !(slash - dir) : 1;
 		if (!slash)
 			dir = ".";
 	} else {
-		dir = tp_getenv(r->envp, "TMPDIR");
+		dir = tp_getenv(envp, "TMPDIR");
 		dir = dir && dir[0] == '/' ? dir : "/tmp";
 		len = strlen(dir);
 	}
@@ -70,9 +71,9 @@ static int scratch(const struct record *r, char which)
 }
 
 /* how far the copy must go for what was sampled so far */
-static uint64_t want(const struct record *r)
+static uint64_t want(const struct track *t)
 {
-	return r->track.kmods ? ~0ULL : r->track.kmax + 1;
+	return t->kmods ? ~0ULL : t->kmax + 1;
 }
 
 static void send(struct ksyms_snap *k, uint64_t t)
@@ -91,20 +92,20 @@ static void stop(struct ksyms_snap *k)
 	k->state = SNAP_NONE;
 }
 
-void ksyms_snap__poll(struct record *r)
+void ksyms_snap__poll(struct ksyms_snap *k, const struct track *t, const char *output,
+		      char **envp)
 {
-	struct ksyms_snap *k = &r->ksnap;
 	int ctl[2], ack[2];
 	long pid = -1;
 
 	if (k->state == SNAP_RUNNING)
-		send(k, want(r));
+		send(k, want(t));
 	/* not before a kernel or module address got a sample (track.c keeps the highest) */
-	if (k->state != SNAP_IDLE || !r->track.as || !(r->track.kmax || r->track.kmods))
+	if (k->state != SNAP_IDLE || !t->as || !(t->kmax || t->kmods))
 		return;
 	k->state = SNAP_NONE;
-	k->fd[0] = scratch(r, 'i');
-	k->fd[1] = k->fd[0] < 0 ? -1 : scratch(r, 'n');
+	k->fd[0] = scratch(output, envp, 'i');
+	k->fd[1] = k->fd[0] < 0 ? -1 : scratch(output, envp, 'n');
 	if (k->fd[1] < 0 || sys_pipe2(ctl, TP_O_CLOEXEC)) {
 		close2(k->fd);
 		return;
@@ -126,18 +127,18 @@ void ksyms_snap__poll(struct record *r)
 	k->pid = (int)pid;
 	k->sent = k->reached = 0;
 	k->state = SNAP_RUNNING;
-	send(k, want(r));
+	send(k, want(t));
 }
 
-void ksyms_snap__get(struct record *r, uint64_t upto, int fd[2])
+void ksyms_snap__get(struct ksyms_snap *k, const struct track *t, uint64_t upto, int fd[2],
+		     bool note)
 {
-	struct ksyms_snap *k = &r->ksnap;
 	uint64_t v[8];
 
 	fd[0] = fd[1] = -1;
 	if (k->state == SNAP_RUNNING) {
 		sys_fcntl(k->ctl, TP_F_SETFL, 0);
-		send(k, TP_MAX(upto, want(r)));
+		send(k, TP_MAX(upto, want(t)));
 		sys_fcntl(k->ctl, TP_F_SETFL, TP_O_NONBLOCK);
 		/* what it reached, until it is this far (it writes nothing else) */
 		while (k->reached < upto) {
@@ -159,15 +160,13 @@ void ksyms_snap__get(struct record *r, uint64_t upto, int fd[2])
 		fd[0] = k->fd[0];
 		fd[1] = k->fd[1];
 	}
-	if (r->o.verbose)
-		rec_msg(r->o.quiet, "embedded symbols: kernel symbols from %s", fd[0] >= 0 ?
+	if (note)
+		rec_msg(false, "embedded symbols: kernel symbols from %s", fd[0] >= 0 ?
 			"the copy of /proc/kallsyms taken while recording" : "/proc/kallsyms, now");
 }
 
-void ksyms_snap__close(struct record *r)
+void ksyms_snap__close(struct ksyms_snap *k)
 {
-	struct ksyms_snap *k = &r->ksnap;
-
 	if (k->state == SNAP_RUNNING)
 		stop(k);
 	k->state = SNAP_NONE;

@@ -7,7 +7,6 @@
 #include "perfdata/plt.h"
 #include "perfdata/elf-field.h"
 #include "recorder/track/buildid.h"
-#include "recorder/record/record.h"
 #include "recorder/embed/symembed.h"
 #include "recorder/embed/xz.h"
 

@@ -4,29 +4,31 @@
 #include "include/tinyperf/perf_data.h"
 #include "perfdata/features.h"
 #include "recorder/track/buildid.h"
-#include "recorder/track/ksyms-cache.h"
-#include "recorder/record/record.h"
+#include "recorder/base/msg.h"
+#include "recorder/embed/ksyms-snap.h"
 #include "recorder/embed/symembed.h"
+#include "recorder/track/ksyms-cache.h"
 
 #define OUT_MAX		(1u << 20)	/* the section (a stream sends it in 64 KiB parts) */
 #define STR_CAP		(512u << 10)
 #define HASH_SLOTS	16384u		/* names shared up to 8192 distinct ones */
 
-int symembed__init(struct record *r)
+int symembed__init(struct track *t, struct ksyms_cache *kc, char **envp)
 {
-	struct addrset *as = arena__alloc(&r->arena, sizeof(*as));
+	struct addrset *as = arena__alloc(t->arena, sizeof(*as));
 
-	if (!as || addrset__init(as, &r->arena, 0, r->track.lim.max_dsos))
+	if (!as || addrset__init(as, t->arena, 0, t->lim.max_dsos))
 		return -TP_ENOMEM;
-	r->track.as = as;
+	t->as = as;
 	if (IS_ENABLED(CONFIG_REC_KSYMS_CACHE)) {
-		ksyms_cache__open(&r->kcache, r->envp);
-		r->track.kc = &r->kcache;
+		ksyms_cache__open(kc, envp);
+		t->kc = kc;
 	}
 	return 0;
 }
 
-int symembed__begin(struct symembed *e, struct record *r)
+int symembed__begin(struct symembed *e, struct track *t, struct ksyms_snap *ks,
+		    struct tp_writer *w, bool pipe, bool notes)
 {
 	size_t out_cap = OUT_MAX;
 	size_t lo_size = ADDRSET_MAX * sizeof(uint64_t);
@@ -36,11 +38,11 @@ int symembed__begin(struct symembed *e, struct record *r)
 	uint8_t *p;
 
 	memset(e, 0, sizeof(*e));
-	e->as = r->track.as;
-	e->dsos = &r->track.dsos;
-	e->vdso_classes = r->track.vdso_classes;
+	e->as = t->as;
+	e->dsos = &t->dsos;
+	e->vdso_classes = t->vdso_classes;
 	/* a pipe to stdout is for Linux perf, which refuses private features in a pipe */
-	if (!e->as || !e->as->nr || (r->pipe && !r->w.pipe_private))
+	if (!e->as || !e->as->nr || (pipe && !w->pipe_private))
 		return -TP_ENODATA;
 	e->mem_size = out_cap + STR_CAP + HASH_SLOTS * 4 + lo_size + gap_size + sel_size +
 		      SYMEMBED_NAME_MAX + SYMEMBED_LINEBUF;
@@ -49,7 +51,7 @@ int symembed__begin(struct symembed *e, struct record *r)
 	if (m < 0 && m > -4096)
 		return (int)m;
 	e->mem = p = (uint8_t *)m;
-	tp_writer__fbuf(&r->w, &e->out, p, out_cap);
+	tp_writer__fbuf(w, &e->out, p, out_cap);
 	p += out_cap;
 	tp_symtab_enc__init(&e->enc, &e->out, e->as->shift, (char *)p, STR_CAP,
 			    (uint32_t *)(p + STR_CAP), HASH_SLOTS);
@@ -65,7 +67,9 @@ int symembed__begin(struct symembed *e, struct record *r)
 		if (e->dsos->v[addrset_dso(e->as->tmp[i])].kind != TRACK_USER)
 			e->have_kernel = true;
 	e->kfd[0] = -1;
-	e->rec = r;
+	e->ksnap = ks;
+	e->track = t;
+	e->notes = notes;
 	return 0;
 }
 
@@ -264,8 +268,8 @@ static uint32_t from_cache(struct symembed *e, const struct ksyms_cache *c)
 			kept++;
 		}
 	}
-	if (e->rec->o.verbose && c->path[0])
-		rec_msg(e->rec->o.quiet, "embedded symbols: %u kernel functions from %s, %u addresses left",
+	if (e->notes && c->path[0])
+		rec_msg(false, "embedded symbols: %u kernel functions from %s, %u addresses left",
 			kept, c->path, m);
 	e->nr_lo = m;
 	return kept;
@@ -273,7 +277,7 @@ static uint32_t from_cache(struct symembed *e, const struct ksyms_cache *c)
 
 int symembed__end(struct symembed *e, struct tp_feat *f)
 {
-	struct ksyms_cache *kc = &e->rec->kcache;
+	struct ksyms_cache *kc = e->track->kc;
 	uint32_t cached = 0;
 	int err;
 
@@ -305,8 +309,8 @@ int symembed__end(struct symembed *e, struct tp_feat *f)
 		if (e->nr_lo) {
 			/* the kallsyms copy, as far as the last range's end (all of it with
 			 * modules) */
-			ksyms_snap__get(e->rec, e->kernel_mods ? ~0ULL :
-					symembed__range_end(e, e->nr_lo - 1), e->kfd);
+			ksyms_snap__get(e->ksnap, e->track, e->kernel_mods ? ~0ULL :
+					symembed__range_end(e, e->nr_lo - 1), e->kfd, e->notes);
 			err = ksyms__read(e);
 			if (err)
 				e->nr_sel = cached;	/* what the cache named stands */

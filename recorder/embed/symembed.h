@@ -26,9 +26,11 @@
 #include "perfdata/symtab.h"
 #include "perfdata/writer.h"
 #include "recorder/track/addrset.h"
+#include "recorder/track/ksyms-cache.h"
 #include "recorder/track/track.h"
 
-struct record;
+struct ksyms_cache;
+struct ksyms_snap;
 
 /* the work area of one section */
 struct symembed {
@@ -52,18 +54,13 @@ struct symembed {
 	uint32_t name_len;		/* bytes of it read (0: none, a new file) */
 	char *linebuf;			/* SYMEMBED_LINEBUF bytes, for reading kallsyms */
 	int kfd[2];			/* kallsyms copied while recording (ksyms-snap.h), or -1 */
-	struct record *rec;
+	struct ksyms_snap *ksnap;	/* the kallsyms copy taken while recording */
+	const struct track *track;
+	bool notes;			/* -v without -q: say where kernel symbols came from */
 	bool have_kernel;		/* kernel or module addresses were sampled */
 	uint8_t vdso_classes;		/* track's */
 	bool kernel_mods;		/* module addresses were */
 	uint8_t kernel_id[20], kernel_id_len;
-};
-
-/* a kept symbol; name: an offset in the ELF string table, or in the section's one (kernel) */
-struct symembed_sel {
-	uint64_t addr, size;
-	uint32_t name, mod;		/* mod: the section's string of "[module]", 0 = the kernel */
-	uint8_t rank;			/* lower wins among names at one address */
 };
 
 #define SYMEMBED_NAME_MAX	4096	/* names are cut at 511 bytes */
@@ -71,10 +68,13 @@ struct symembed_sel {
 #define SYMEMBED_GAP_SIZE	32	/* bytes of a per-range slot (egap, kgap) */
 #define SYMEMBED_LINEBUF	32768
 
-/* start keeping sampled addresses (track.as): 0 or -TP_ENOMEM */
-int symembed__init(struct record *r);
-/* a section for this output: 0 and e ready, or <0 (nothing sampled: -TP_ENODATA) */
-int symembed__begin(struct symembed *e, struct record *r);
+/* start keeping sampled addresses (t->as, in t's arena) and, with CONFIG_REC_KSYMS_CACHE,
+ * open the cache of kernel functions (kc, t->kc; envp: the environment): 0 or -TP_ENOMEM */
+int symembed__init(struct track *t, struct ksyms_cache *kc, char **envp);
+/* a section for the output w writes (pipe: pipe mode), from what t sampled and the kallsyms
+ * copy ks: 0 and e ready, or <0 (nothing sampled: -TP_ENODATA) */
+int symembed__begin(struct symembed *e, struct track *t, struct ksyms_snap *ks,
+		    struct tp_writer *w, bool pipe, bool notes);
 /* one hit DSO with the identity record/features.c found (id_len 0 and hash 0: none) */
 void symembed__dso(struct symembed *e, const char *path, enum track_kind kind,
 		   const uint8_t *id, uint8_t id_len, uint64_t hash);

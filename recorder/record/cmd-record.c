@@ -257,7 +257,8 @@ static void loop(struct record *r)
 		}
 		drain(r);
 		if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
-			ksyms_snap__poll(r);
+			ksyms_snap__poll(&r->ksnap, &r->track,
+					 r->out_kind == REC_OUT_FILE ? r->o.output : NULL, r->envp);
 		if (rec_coalescing(r) && !r->write_err)
 			coalesce__tick(&r->co, now_ms(), false);
 		if (r->write_err || stop_signal || (r->o.argv && r->wl.pid == 0))
@@ -350,7 +351,8 @@ int cmd_record(int argc, char **argv)
 	arena__init(&r->arena, 0);
 	if (track__init(&r->track, &r->arena, NULL))
 		return rec_fail("out of memory");
-	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !r->o.no_embed_symbols && symembed__init(r))
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !r->o.no_embed_symbols &&
+	    symembed__init(&r->track, &r->kcache, r->envp))
 		return rec_fail("out of memory");
 	install_signals();
 	if (r->o.argv) {
@@ -395,7 +397,7 @@ out_finish:
 		rec_snapshot(r);
 	e = r->write_err ? r->write_err : rec_features__finish(r);
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
-		ksyms_snap__close(r);
+		ksyms_snap__close(&r->ksnap);
 	if (e && !r->pipe)
 		tp_writer__salvage(&r->w);
 	evlist__close(&r->el);
@@ -419,7 +421,7 @@ out_finish:
 	return r->exit_status;
 out_kill:
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS))
-		ksyms_snap__close(r);
+		ksyms_snap__close(&r->ksnap);
 	rec_close_stream(r);
 	if (r->wl.pid > 0) {
 		sys_kill(r->wl.pid, TP_SIGKILL);

@@ -155,7 +155,9 @@ int rec_features__finish(struct record *r)
 	tp_writer__fbuf(&r->w, &ids, (void *)addr, END_BUF);
 	tp_writer__fbuf(&r->w, &hashes, (char *)addr + END_BUF, END_BUF);
 	tp_fbuf__u32(&hashes, 0);   /* nr, patched below */
-	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && !symembed__begin(&emb, r))
+	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) &&
+	    !symembed__begin(&emb, &r->track, &r->ksnap, &r->w, r->pipe,
+			     r->o.verbose && !r->o.quiet))
 		c.emb = &emb;
 	track__for_each_hit_dso(&r->track, one_dso, &c);
 	if (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) && c.emb && !symembed__end(&emb, &f))

@@ -1,7 +1,6 @@
 /* The kernel functions earlier recordings of this boot embedded (ksyms-cache.h). */
 #include "libc-shim/shim.h"
 #include "recorder/track/ksyms-cache.h"
-#include "recorder/embed/symembed.h"
 
 static const char magic[8] = { 'T', 'P', 'K', 'S', 'Y', 'M', '1', '\n' };
 

@@ -47,9 +47,16 @@ void ksyms_cache__open(struct ksyms_cache *c, char **envp);
 void ksyms_cache__load(struct ksyms_cache *c);
 /* the cached function that covers addr, or NULL */
 const struct ksyms_cache_ent *ksyms_cache__find(const struct ksyms_cache *c, uint64_t addr);
+/* A symbol embedded symbols keep (embed/symembed.h), here because the cache is saved from
+ * them; name: an offset in the ELF string table, or in the section's one (kernel) */
+struct symembed_sel {
+	uint64_t addr, size;
+	uint32_t name, mod;		/* mod: the section's string of "[module]", 0 = the kernel */
+	uint8_t rank;			/* lower wins among names at one address */
+};
+
 /* the cache again, with these new functions (sorted by address, names in strs) added:
  * 0 or -errno (nothing changed then) */
-struct symembed_sel;
 int ksyms_cache__save(const struct ksyms_cache *c, const struct symembed_sel *sel, uint32_t n,
 		      const char *strs);
 void ksyms_cache__close(struct ksyms_cache *c);

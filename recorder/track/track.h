@@ -119,7 +119,7 @@ struct track {
 					 * (kept with CONFIG_REC_EMBED_SYMBOLS only) */
 	uint64_t kmax;			/* the highest kernel (not module) address sampled
 					 * that the cache below does not cover */
-	const struct ksyms_cache *kc;	/* kernel functions named before, or NULL */
+	struct ksyms_cache *kc;		/* kernel functions named before, or NULL */
 	bool kmods;			/* a module address was */
 	uint64_t memo[TRACK_MEMO];	/* the callchain of the memo (the first fields) */
 	struct track_later later[TRACK_LATER];
