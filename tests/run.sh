@@ -10,7 +10,7 @@ logs=$out/check
 mkdir -p "$logs"
 export TP_DL_DIR="${TP_DL_DIR:-$out/dl}"
 export MATRIX_OUT="$out"
-# the recorder's cache of kernel functions named in this boot (recorder/ksyms-cache.h) off:
+# the recorder's cache of kernel functions named in this boot (recorder/track/ksyms-cache.h) off:
 # where a test's kernel symbols come from must not depend on the recordings before it
 # (tests/embed/run.sh tests the cache with a file of its own)
 export TINYPERF_KSYMS_CACHE=

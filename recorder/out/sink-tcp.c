@@ -95,17 +95,6 @@ static int parse_v4(const char *s, size_t n, uint8_t out[4])
 	return s == end ? 0 : -TP_EINVAL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* hex groups with at most one "::" (no embedded IPv4, no %scope) */
 static int parse_v6(const char *s, size_t n, uint8_t out[16])
 {
@@ -120,8 +109,8 @@ static int parse_v6(const char *s, size_t n, uint8_t out[16])
 	while (i < n) {
 		unsigned v = 0, digits = 0;
 
-		while (i < n && hexval(s[i]) >= 0 && digits < 5) {
-			v = v << 4 | (unsigned)hexval(s[i++]);
+		while (i < n && tp_hexval(s[i]) >= 0 && digits < 5) {
+			v = v << 4 | (unsigned)tp_hexval(s[i++]);
 			digits++;
 		}
 		if (!digits || digits > 4 || ng == 8)

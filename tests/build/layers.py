@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The house rules, checked on the tree: the host library's folders include only what the layer
 line of their public header allows, callers outside a folder include only its public header,
-the declared layers have no cycle, the library never includes the CLI or the recorder (nor the
+the recorder's folders include only the folders the layer line of their Kbuild allows, the
+declared layers have no cycle, the library never includes the CLI or the recorder (nor the
 recorder the host), and no source file outside tests/ is over 600 lines.
 
 Run from anywhere: tests/build/layers.py [SRCDIR]. Prints one [OK]/[FAIL] line per rule and
@@ -16,6 +17,7 @@ LIB = 'host-tools/lib'
 MAX_LINES = 600
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LAYER = re.compile(r'^/\* Layer (\w+): may use (.*)\. \*/$', re.M)
+REC_LAYER = re.compile(r'^# Layer (\w+): may use (.*)\.$', re.M)
 passed = failed = 0
 
 
@@ -62,27 +64,30 @@ for d in folders:
     allowed[d] = set(uses)
 
 # no cycle among the declared layers (a depth-first walk)
-state = {}
 
 
-def cyclic(d, path):
+def cyclic(d, path, allowed, state):
     if state.get(d) == 1:
         return path[path.index(d):] + [d]
     if state.get(d) == 2:
         return None
     state[d] = 1
     for u in sorted(allowed.get(d, ())):
-        c = cyclic(u, path + [d])
+        c = cyclic(u, path + [d], allowed, state)
         if c:
             return c
     state[d] = 2
     return None
 
 
-cycle = None
-for d in sorted(allowed):
-    cycle = cycle or cyclic(d, [])
-result(not cycle, 'the declared layers have no cycle', ' -> '.join(cycle or []))
+def no_cycle(what, allowed):
+    cycle, state = None, {}
+    for d in sorted(allowed):
+        cycle = cycle or cyclic(d, [], allowed, state)
+    result(not cycle, '%s: the declared layers have no cycle' % what, ' -> '.join(cycle or []))
+
+
+no_cycle(LIB, allowed)
 
 # every include of the host library and the host commands
 for f in list(files_under(LIB)) + [f for f in files_under('host-tools') if not f.startswith(LIB)]:
@@ -102,6 +107,32 @@ for f in list(files_under(LIB)) + [f for f in files_under('host-tools') if not f
                 bad.append(inc + ' (layer %s may not use %s/)' % (own, layer))
         elif inc.startswith(LIB + '/') and len(parts) != 4:
             bad.append(inc + ' (not in a layer folder)')
+    result(not bad, '%s includes by the rules' % f, '; '.join(bad))
+
+# the recorder: each folder's Kbuild says which folders it may use; main.c and cmd.h, at the
+# top, may use them all
+REC = 'recorder'
+rec_folders = sorted(d for d in os.listdir(os.path.join(src, REC))
+                     if os.path.isdir(os.path.join(src, REC, d)))
+rec_allowed = {}
+for d in rec_folders:
+    kb = '%s/%s/Kbuild' % (REC, d)
+    m = REC_LAYER.search(read(kb)) if os.path.exists(os.path.join(src, kb)) else None
+    if not m or m.group(1) != d:
+        result(False, 'recorder layer %s declares what it may use' % d,
+               'no "# Layer %s: may use ..." line in %s' % (d, kb))
+        continue
+    rec_allowed[d] = set(re.findall(r'(\w+)/', m.group(2)))
+no_cycle(REC, rec_allowed)
+for f in files_under(REC):
+    parts = f.split('/')
+    own = parts[1] if len(parts) > 2 else None
+    bad = []
+    for inc in INC.findall(read(f)):
+        ip = inc.split('/')
+        if inc.startswith(REC + '/') and len(ip) == 3 and own and ip[1] != own and \
+           ip[1] not in rec_allowed.get(own, ()):
+            bad.append(inc + ' (layer %s may not use %s/)' % (own, ip[1]))
     result(not bad, '%s includes by the rules' % f, '; '.join(bad))
 
 # the device side never includes host code
