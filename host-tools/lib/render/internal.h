@@ -1,0 +1,44 @@
+/* Library-internal to render/: the flame tree as flame.c builds it and svg.c draws it. */
+#ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_INTERNAL_H
+#define TINYPERF_HOST_TOOLS_LIB_RENDER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host-tools/lib/common/common.h"
+#include "host-tools/lib/render/render.h"
+
+struct fnode {
+	uint32_t name;		/* offset of its name in text */
+	uint32_t parent;	/* node 0 is the root, its own parent */
+	uint64_t weight;	/* of the samples through here */
+	uint64_t old;		/* the same in the baseline */
+	uint8_t kind;		/* enum tp_fkind */
+};
+
+struct tp_flame {
+	struct fnode *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct tp_htab node_idx;	/* (parent, name) -> node */
+	uint32_t want_parent;		/* the node looked up in node_idx */
+	const char *want_name;
+	char *text;			/* the nodes' names, each ending in a NUL */
+	size_t len_text, cap_text;
+	char *buf;			/* tp_flame__add_hist's names, one stack's worth */
+	size_t cap_buf;
+};
+
+static inline const char *flame__name(const struct tp_flame *fl, const struct fnode *n)
+{
+	return fl->text + n->name;
+}
+
+/* The children of every node, sorted by name (a stable layout run after run): node i's are
+ * kids[first[i]] ... kids[first[i + 1] - 1]. 0 or -TP_ERR_NOMEM; free both. */
+int flame__children(const struct tp_flame *fl, uint32_t **first, uint32_t **kids);
+
+/* the SVG's style sheet and script (svg-js.c) */
+extern const char flame_svg_css[];
+extern const char flame_svg_js[];
+
+#endif
