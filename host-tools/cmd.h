@@ -20,5 +20,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ test_pkgs="$test_pkgs binutils-multiarch"
 # big-endian MIPS kernel build (bison flex bc)
 test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-utils bison flex bc"
 # (xz-utils is a build package too: CONFIG_REC_PACK compresses the recorder with xz)
+# tests/render: the pictures in a headless browser (playwright-core comes from npm)
+test_pkgs="$test_pkgs chromium npm"
 
 case "${1:-all}" in
 kconfig) want=$kconfig_pkgs ;;

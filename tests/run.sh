@@ -121,6 +121,8 @@ part "source lines and inlined frames (--lines, --inline, --sort srcline)" \
 	"$src/tests/report/lines.sh" "$out/host/host-san/tinyperf"
 part "the vdso of a 32-bit process: [vdso32], as perf" \
 	"$src/tests/report/vdso32.sh" "$out/host/host-san/tinyperf"
+part "render: flame graph SVG (widths = folded, diff, escaping, empty, Chromium)" \
+	env RENDER_OUT="$out/render" "$src/tests/render/run.sh" "$out/host/host-san/tinyperf" "$logs/render"
 part "transport: stdout, TCP, serial (pty), coalescing, recv" \
 	"$src/tests/transport/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport"
 part "embedded symbols: report with no sysroot/cache/kernel, sysroot wins, TCP, flight" \

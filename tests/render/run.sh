@@ -1,0 +1,125 @@
+#!/bin/sh
+# The pictures: tinyperf flamegraph on recordings made here by Linux perf (file and pipe
+# mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
+# a function that got slower red and one that got faster blue, a name with <&"' and a byte
+# that is no UTF-8 is escaped, an empty recording gives an empty picture and a note; then
+# the SVG in headless Chromium (playwright-core from npm, Debian's chromium): no console
+# error, the hot frame visible and the widest leaf, click zooms, search totals, a PNG.
+#   run.sh TINYPERF [LOGDIR]     (work files in $RENDER_OUT, default out/render)
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+here=$src/tests/render
+. "$src/tests/lib.sh"
+tp=$(cd "$(dirname "${1:?usage: run.sh TINYPERF [LOGDIR]}")" && pwd)/$(basename "$1")
+work=${RENDER_OUT:-$src/out/render}
+logdir=${2:-$work}
+mkdir -p "$work" "$logdir"
+work=$(cd "$work" && pwd)
+
+cc -O2 -g -fno-omit-frame-pointer -rdynamic -Wall -Wextra -Werror -o "$work/wl" "$here/wl.c" -ldl ||
+	{ fail "build the workload tests/render/wl.c"; done_tests; exit 1; }
+rec() { # OUT ARGS...: a perf recording of wl
+	o=$1; shift
+	perf record -q -e cpu-clock -F 2000 -g -o "$o" -- "$work/wl" "$@" >/dev/null 2>&1
+}
+
+# ---- widths are the folded counts, file and pipe mode ----
+rec "$work/main.data" 60 180 100 || fail "perf record the workload"
+perf record -q -e cpu-clock -F 2000 -g -o - -- "$work/wl" 40 120 60 2>/dev/null >"$work/pipe.data"
+for d in main pipe; do
+	in=$work/$d.data
+	"$tp" script -i "$in" --folded >"$work/$d.folded" 2>/dev/null
+	if [ "$d" = pipe ]; then
+		# read from a pipe, as perf record -o - | tinyperf flamegraph -i -
+		cat "$in" | "$tp" flamegraph -i - --minwidth 0 -o "$work/$d.svg" 2>"$work/$d.err"
+	else
+		"$tp" flamegraph -i "$in" --minwidth 0 -o "$work/$d.svg" 2>"$work/$d.err"
+	fi
+	check "flamegraph $d: exit 0 ($(head -c 200 "$work/$d.err"))" [ $? -eq 0 ]
+	out=$(python3 "$here/svgcheck.py" widths "$work/$d.svg" "$work/$d.folded")
+	check "$d: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+done
+
+# the report's filters apply: --comm of nothing leaves an empty picture and says so
+"$tp" flamegraph -i "$work/main.data" --comm no-such-thread -o "$work/none.svg" 2>"$work/none.err"
+rc=$?
+out=$(python3 "$here/svgcheck.py" empty "$work/none.svg")
+check "--comm no-such-thread: exit $rc, an empty picture: ${out#\[*\] }" \
+	[ $rc -eq 0 ] && [ "${out%% *}" = "[OK]" ]
+check "--comm no-such-thread: one line that says so ($(cat "$work/none.err"))" \
+	[ "$(wc -l <"$work/none.err")" -eq 1 ] && grep -q 'no samples' "$work/none.err"
+# a recording with no sample at all (one sample a second, for a program that ends at once)
+perf record -q -e cpu-clock -c 1000000000 -g -o "$work/empty.data" -- true >/dev/null 2>&1
+"$tp" flamegraph -i "$work/empty.data" -o "$work/empty.svg" 2>"$work/empty.err"
+rc=$?
+out=$(python3 "$here/svgcheck.py" empty "$work/empty.svg")
+check "a recording with no samples: exit $rc, ${out#\[*\] }, '$(cat "$work/empty.err")'" \
+	[ $rc -eq 0 ] && [ "${out%% *}" = "[OK]" ] && [ "$(wc -l <"$work/empty.err")" -eq 1 ]
+
+# ---- escaping: op<&"q'\xff ----
+esc='op&lt;&amp;&quot;q&#39;\xff'
+check "the name op<&\"q'\\xff is escaped as $esc" grep -qF "<title>$esc (" "$work/main.svg"
+check "no raw < & or byte 0xff in the names" sh -c \
+	"! LC_ALL=C grep -a '<title>' '$work/main.svg' | LC_ALL=C grep -q \"$(printf '\377')\\|<title>[^<]*<[^/]\""
+
+# ---- --inverted, --minwidth ----
+"$tp" flamegraph -i "$work/main.data" --inverted --minwidth 0 -o "$work/inv.svg" 2>/dev/null
+out=$(python3 "$here/svgcheck.py" widths "$work/inv.svg" "$work/main.folded")
+check "--inverted: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+root_y() { sed -n 's/.*data-d="0"><title>[^<]*<\/title><rect x="[0-9.]*" y="\([0-9]*\)".*/\1/p' "$1"; }
+check "--inverted puts the root on top ($(root_y "$work/inv.svg") < $(root_y "$work/main.svg"))" \
+	[ "$(root_y "$work/inv.svg")" -lt "$(root_y "$work/main.svg")" ]
+n0=$(grep -c '<g data-s' "$work/main.svg")
+"$tp" flamegraph -i "$work/main.data" --minwidth 20 -o "$work/min.svg" 2>/dev/null
+n1=$(grep -c '<g data-s' "$work/min.svg")
+check "--minwidth 20 leaves out the narrow frames ($n0 -> $n1)" [ "$n1" -lt "$n0" ] && [ "$n1" -gt 3 ]
+out=$(python3 "$here/svgcheck.py" valid "$work/min.svg")
+check "--minwidth 20: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+
+"$tp" flamegraph -i "$work/main.data" --minwidth wide -o "$work/bad.svg" 2>"$work/bad.err"
+check "--minwidth wide: exit 2 and says so ($(head -n 1 "$work/bad.err"))" [ $? -eq 2 ]
+
+# ---- --diff: render_a got faster, render_b slower ----
+rec "$work/old.data" 150 50 10
+rec "$work/new.data" 50 150 10
+"$tp" flamegraph --diff "$work/old.data" "$work/new.data" --minwidth 0 -o "$work/diff.svg" 2>/dev/null
+check "flamegraph --diff: exit 0" [ $? -eq 0 ]
+"$tp" script -i "$work/new.data" --folded >"$work/new.folded" 2>/dev/null
+for c in "render_b red" "render_a blue"; do
+	out=$(python3 "$here/svgcheck.py" colour "$work/diff.svg" $c)
+	check "diff: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+done
+out=$(python3 "$here/svgcheck.py" widths "$work/diff.svg" "$work/new.folded")
+check "diff: widths from the new recording: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+
+# ---- in a browser ----
+browser() {
+	if [ ! -x /usr/bin/chromium ]; then
+		fail "browser: /usr/bin/chromium is missing: install Debian's chromium (scripts/deps.sh all)"
+		return
+	fi
+	if [ ! -d "$work/node/node_modules/playwright-core" ]; then
+		if ! command -v npm >/dev/null; then
+			fail "browser: npm is missing: install Debian's npm (scripts/deps.sh all)"
+			return
+		fi
+		npm install --no-audit --no-fund --silent --prefix "$work/node" playwright-core \
+			>"$work/npm.log" 2>&1 ||
+			{ fail "browser: npm install playwright-core failed: $(tail -n 1 "$work/npm.log")"; return; }
+	fi
+	# the hot function, and the samples of the stacks it is in
+	want=$(awk '{ s = $0; sub(/ [0-9]+$/, "", s) } s ~ /;render_b(;|$)/ { n += $NF }
+		END { print n + 0 }' "$work/main.folded")
+	NODE_PATH=$work/node/node_modules node "$here/browser.js" "$work/main.svg" render_b "$want" \
+		"$logdir/flamegraph.png" >"$work/browser.out" 2>&1
+	rc=$?
+	cat "$work/browser.out"
+	T_PASS=$((T_PASS + $(grep -c '^\[OK\]' "$work/browser.out")))
+	T_FAIL=$((T_FAIL + $(grep -c '^\[FAIL\]' "$work/browser.out")))
+	[ $rc -eq 0 ] || grep -q '^\[FAIL\]' "$work/browser.out" ||
+		fail "browser: node exited $rc without a verdict"
+	check "browser: a screenshot in $logdir/flamegraph.png" [ -s "$logdir/flamegraph.png" ]
+}
+browser
+
+T_NAME=render done_tests
