@@ -54,8 +54,10 @@ static int parse_px(const char *opt, const char *arg, double *v)
 }
 
 /* one option: -1 to go on, else the exit status (0 after --help, 2 on a usage error) */
-static int option(struct flamegraph *fg, int c, char **argv)
+static int option(void *ctx, int c, char **argv)
 {
+	struct flamegraph *fg = ctx;
+
 	if (c == 'h' || c == 'i' || c == 'o' || c == O_TITLE) {
 		const char **to[] = { &fg->in, &fg->out, &fg->conf.title };
 
@@ -98,12 +100,8 @@ static int parse(struct flamegraph *fg, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, rc = -1;
+	int rc = cmd_stacks__options(argc, argv, opts, option, fg);
 
-	optind = 1;
-	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:hk:", opts, NULL)) != -1)
-		rc = option(fg, c, argv);
 	if (rc >= 0)
 		return rc;
 	if (fg->diff && argc - optind == 2) {
@@ -120,24 +118,16 @@ static int parse(struct flamegraph *fg, int argc, char **argv)
 	return -1;
 }
 
-static int draw(struct flamegraph *fg, struct tp_flame *fl)
-{
-	bool to_stdout = !strcmp(fg->out, "-");
-	FILE *f = to_stdout ? stdout : fopen(fg->out, "w");
-	int err;
+struct drawing {
+	const struct tp_flame *fl;
+	const struct tp_svgconf *conf;
+};
 
-	if (!f) {
-		fprintf(stderr, "tinyperf: flamegraph: cannot write %s: %s (check the directory "
-			"and its permissions)\n", fg->out, strerror(errno));
-		return 1;
-	}
-	err = tp_flame__write_svg(fl, &fg->conf, f);
-	if ((!to_stdout && fclose(f)) || err) {
-		fprintf(stderr, "tinyperf: flamegraph: writing %s failed: %s (is the disk full?)\n",
-			fg->out, err == -TP_ERR_NOMEM ? "out of memory" : strerror(errno));
-		return 1;
-	}
-	return 0;
+static int draw(void *ctx, FILE *f)
+{
+	const struct drawing *d = ctx;
+
+	return tp_flame__write_svg(d->fl, d->conf, f);
 }
 
 int cmd_flamegraph(int argc, char **argv)
@@ -177,7 +167,8 @@ int cmd_flamegraph(int argc, char **argv)
 		fg->conf.subtitle = path;
 	}
 	if (!rc)
-		rc = draw(fg, fl);
+		rc = cmd_stacks__write("flamegraph", fg->out, draw,
+				       &(struct drawing){ .fl = fl, .conf = &fg->conf });
 	if (!rc)
 		rc = fg->st[0].status | fg->st[1].status;
 out:

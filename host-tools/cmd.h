@@ -21,5 +21,6 @@ int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
 
 #endif

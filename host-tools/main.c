@@ -17,6 +17,7 @@ static const struct host_cmd commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "keep the binaries that ran by build-id (perf's ~/.debug)" },
 	{ "archive", cmd_archive, "pack a recording with the binaries it hit; --unpack on another host" },
 	{ "flamegraph", cmd_flamegraph, "draw the stacks as an interactive SVG flame graph" },
+	{ "pprof", cmd_pprof, "export the stacks as a pprof profile (go tool pprof, Pyroscope)" },
 	{ "diff", cmd_diff, "per-symbol differences between two recordings (two builds)" },
 	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
 };

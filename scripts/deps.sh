@@ -8,7 +8,7 @@ kconfig_pkgs="kconfig-frontends-nox"
 build_pkgs="make gcc libc6-dev file binutils xz-utils gcc-i686-linux-gnu libc6-dev-i386-cross \
 gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 libc6-dev-armhf-cross libc6-dev-mips-cross libc6-dev-arm64-cross libc6-dev-mipsel-cross"
-host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev pkg-config clang libclang-rt-14-dev"
+host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev zlib1g-dev pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
 # tests/annotate: objdump for every target arch, the peer of annotate's disassembly
 test_pkgs="$test_pkgs binutils-multiarch"
@@ -16,8 +16,9 @@ test_pkgs="$test_pkgs binutils-multiarch"
 # big-endian MIPS kernel build (bison flex bc)
 test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-utils bison flex bc"
 # (xz-utils is a build package too: CONFIG_REC_PACK compresses the recorder with xz)
-# tests/render: the pictures in a headless browser (playwright-core comes from npm)
-test_pkgs="$test_pkgs chromium npm"
+# tests/render: the pictures in a headless browser (playwright-core comes from npm), and
+# the pprof file read by go tool pprof and by protoc with pprof's own profile.proto
+test_pkgs="$test_pkgs chromium npm golang-go protobuf-compiler golang-github-google-pprof-dev"
 
 case "${1:-all}" in
 kconfig) want=$kconfig_pkgs ;;

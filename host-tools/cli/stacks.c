@@ -1,5 +1,7 @@
-/* One recording into a hist of call paths per comm, with the report's filters (see
- * stacks.h): the walk behind flamegraph and the exporters. */
+/* One recording into hists of call paths, with the report's filters (see stacks.h): the
+ * walk behind flamegraph and pprof. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host-tools/cli/stacks.h"
@@ -33,6 +35,33 @@ static int stack_of(struct cmd_stacks *st, const struct tp_event *ev, struct tp_
 	return tp_symcache__resolve(st->cs.c, loc, &st->one, &off);
 }
 
+/* into the attr's pair of hists (made when first met) */
+static int add_per_event(struct cmd_stacks *st, const struct tp_attr *a, struct tp_hsample *hs)
+{
+	struct tp_hconf conf = { .keys = { TP_HKEY_COMM, TP_HKEY_PID, TP_HKEY_TID }, .nr_keys = 3,
+				 .paths = true };
+	uint32_t i = a ? a->index : 0;
+	size_t cap = st->nr_events;
+	struct cmd_stacks_event *e;
+	int err = 0;
+
+	if (i >= st->nr_events) {
+		if (TP_GROW(st->events, cap, (size_t)i + 1, 4))
+			return -TP_ERR_NOMEM;
+		memset(st->events + st->nr_events, 0, (cap - st->nr_events) * sizeof(*st->events));
+		st->nr_events = cap;
+	}
+	e = &st->events[i];
+	if (!e->counts)
+		err = tp_hist__new(&e->counts, &conf);
+	if (!err && !e->periods)
+		err = tp_hist__new(&e->periods, &conf);
+	if (!err)
+		err = tp_hist__add(e->counts, hs);
+	hs->weight = st->period;
+	return err ? err : tp_hist__add(e->periods, hs);
+}
+
 static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		     const struct tp_loc *loc)
 {
@@ -50,13 +79,23 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 	err = tp_symcache__comm(st->cs.c, t, &hs.comm);
 	if (err || !cmd_sym__thread_ok(&st->cs, hs.comm, hs.pid, hs.tid))
 		return err;
+	st->period = ev->attr && (ev->attr->attr.sample_type & PERF_SAMPLE_PERIOD) ?
+		     ev->u.sample.period : ev->attr ? ev->attr->attr.sample_period : 1;
 	err = stack_of(st, ev, t, loc, &hs);
 	if (err)
 		return err;
 	if (cmd_sym__has_frame_filter(&st->cs) && !cmd_sym__frame_ok(&st->cs, hs.frames[0]))
 		return 0;
 	st->kept++;
-	return tp_hist__add(st->h, &hs);
+	if (ev->sid_type & PERF_SAMPLE_TIME) {
+		if (!st->first_time || ev->sid.time < st->first_time)
+			st->first_time = ev->sid.time;
+		if (ev->sid.time > st->last_time)
+			st->last_time = ev->sid.time;
+	}
+	if (!st->per_event)
+		return tp_hist__add(st->h, &hs);
+	return add_per_event(st, ev->attr, &hs);
 }
 
 static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
@@ -78,10 +117,10 @@ int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path
 		return 1;
 	if (cmd_sym__open(&st->cs, &st->ci))
 		return 1;
-	err = tp_hist__new(&st->h, &conf);
+	err = st->per_event ? 0 : tp_hist__new(&st->h, &conf);
 	if (!err)
 		err = tp_session__process(st->cs.s, &ops, st);
-	if (err == -TP_ERR_NOMEM || (err && !st->h))
+	if (err == -TP_ERR_NOMEM || (err && !st->h && !st->per_event))
 		return cmd_input__fail(&st->ci, err);
 	/* what could be read is drawn; the exit status says the rest was not */
 	st->status = err ? cmd_input__fail(&st->ci, err) : cmd_input__finish(&st->ci);
@@ -90,9 +129,53 @@ int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path
 
 void cmd_stacks__close(struct cmd_stacks *st)
 {
+	for (size_t i = 0; i < st->nr_events; i++) {
+		tp_hist__delete(st->events[i].counts);
+		tp_hist__delete(st->events[i].periods);
+	}
+	free(st->events);
+	st->events = NULL;
+	st->nr_events = 0;
 	tp_hist__delete(st->h);
 	tp_chain__release(&st->ch);
 	cmd_sym__close(&st->cs);
 	cmd_input__close(&st->ci);
 	st->h = NULL;
+}
+
+int cmd_stacks__write(const char *cmd, const char *path, int (*write)(void *ctx, FILE *f),
+		      void *ctx)
+{
+	bool to_stdout = !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "wb");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "tinyperf: %s: cannot write %s: %s (check the directory and its "
+			"permissions)\n", cmd, path, strerror(errno));
+		return 1;
+	}
+	errno = 0;
+	err = write(ctx, f);
+	if (!to_stdout && fclose(f) && !err)
+		err = -TP_ERR_IO;
+	if (!err)
+		return 0;
+	fprintf(stderr, "tinyperf: %s: writing %s failed: %s\n", cmd, path,
+		err == -TP_ERR_NOMEM ? "out of memory" : err == -TP_ERR_IO ?
+		(errno ? strerror(errno) : "I/O error (is the disk full?)") :
+		"the paths do not add up (a bug: please report it)");
+	return 1;
+}
+
+int cmd_stacks__options(int argc, char **argv, const struct option *opts,
+			int (*option)(void *ctx, int c, char **argv), void *ctx)
+{
+	int c, rc = -1;
+
+	optind = 1;
+	opterr = 0;
+	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:hk:", opts, NULL)) != -1)
+		rc = option(ctx, c, argv);
+	return rc;
 }

@@ -1,10 +1,12 @@
 #!/bin/sh
-# The pictures: tinyperf flamegraph on recordings made here by Linux perf (file and pipe
-# mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
+# The pictures and exports: tinyperf flamegraph and pprof on recordings made here by Linux
+# perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
 # a function that got slower red and one that got faster blue, a name with <&"' and a byte
 # that is no UTF-8 is escaped, an empty recording gives an empty picture and a note; then
 # the SVG in headless Chromium (playwright-core from npm, Debian's chromium): no console
-# error, the hot frame visible and the widest leaf, click zooms, search totals, a PNG.
+# error, the hot frame visible and the widest leaf, click zooms, search totals, a PNG. The
+# pprof file is read by go tool pprof (-top against report's percentages, -raw for the
+# build-ids) and by protoc with the profile.proto of Debian's golang-github-google-pprof-dev.
 #   run.sh TINYPERF [LOGDIR]     (work files in $RENDER_OUT, default out/render)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -91,6 +93,50 @@ for c in "render_b red" "render_a blue"; do
 done
 out=$(python3 "$here/svgcheck.py" widths "$work/diff.svg" "$work/new.folded")
 check "diff: widths from the new recording: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+
+# ---- pprof: go tool pprof and protoc read it ----
+proto=/usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+pprof_checks() {
+	if ! command -v go >/dev/null || ! command -v protoc >/dev/null || [ ! -f "$proto" ]; then
+		fail "pprof: go, protoc or $proto is missing: install Debian's golang-go," \
+			"protobuf-compiler and golang-github-google-pprof-dev (scripts/deps.sh all)"
+		return
+	fi
+	# (go tool pprof wants a home for its settings; -symbolize=none: nothing fetched)
+	gp() { HOME=$work/gohome PPROF_TMPDIR=$work/gohome go tool pprof -symbolize=none "$@"; }
+	mkdir -p "$work/gohome"
+	"$tp" pprof -i "$work/main.data" -o "$work/main.pb.gz" 2>"$work/pprof.err"
+	check "pprof: exit 0 ($(head -c 200 "$work/pprof.err"))" [ $? -eq 0 ]
+	gp -top -nodecount=20 "$work/main.pb.gz" >"$work/pprof.top" 2>&1
+	"$tp" report -i "$work/main.data" --no-children --sort sym -q -g none >"$work/pprof.report" 2>/dev/null
+	out=$(python3 "$here/pprofcheck.py" "$work/pprof.top" "$work/pprof.report")
+	check "${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+	gp -raw "$work/main.pb.gz" >"$work/pprof.raw" 2>&1
+	bid=$("$tp" buildid-list -i "$work/main.data" 2>/dev/null | awk '$2 ~ /\/wl$/ { print $1 }')
+	check "pprof -raw: wl's mapping has its build-id ${bid:-(none recorded)}" \
+		grep -q "/wl $bid" "$work/pprof.raw"
+	check "pprof -raw: the kernel's mapping has its build-id" \
+		grep -Eq '\[kernel.kallsyms\] [0-9a-f]{40}' "$work/pprof.raw"
+	check "pprof -raw: cpu/nanoseconds and samples/count, thread labels, hostname comment" \
+		sh -c "grep -q 'samples/count cpu/nanoseconds' '$work/pprof.raw' &&
+		       grep -q 'thread:\[wl\]' '$work/pprof.raw' && grep -q '^Comment: hostname: ' '$work/pprof.raw'"
+	gzip -dc "$work/main.pb.gz" | protoc --decode=perftools.profiles.Profile \
+		-I "$(dirname "$proto")" profile.proto >"$work/pprof.decoded" 2>&1
+	prc=$?
+	check "protoc --decode with Debian's profile.proto: exit $prc, $(grep -c '^sample {' "$work/pprof.decoded") samples" \
+		sh -c "[ $prc -eq 0 ] && grep -q 'string_table: \"render_b\"' '$work/pprof.decoded' &&
+		       grep -q 'duration_nanos: ' '$work/pprof.decoded'"
+	# perf's pipe mode, from stdin
+	"$tp" pprof -i - -o "$work/pipe.pb.gz" <"$work/pipe.data" 2>/dev/null
+	gp -top "$work/pipe.pb.gz" >"$work/pipe.top" 2>&1
+	check "pprof of a pipe-mode recording read from stdin: render_b on top" \
+		sh -c "grep -A1 'flat%' '$work/pipe.top' | grep -q render_b"
+	"$tp" pprof -i "$work/empty.data" -o "$work/empty.pb.gz" 2>"$work/pempty.err"
+	check "pprof of a recording with no samples: a valid profile and a note" \
+		sh -c "gzip -dc '$work/empty.pb.gz' | protoc --decode=perftools.profiles.Profile \
+		       -I '$(dirname "$proto")' profile.proto >/dev/null && grep -q 'no samples' '$work/pempty.err'"
+}
+pprof_checks
 
 # ---- in a browser ----
 browser() {

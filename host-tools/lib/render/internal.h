@@ -37,6 +37,10 @@ static inline const char *flame__name(const struct tp_flame *fl, const struct fn
  * kids[first[i]] ... kids[first[i + 1] - 1]. 0 or -TP_ERR_NOMEM; free both. */
 int flame__children(const struct tp_flame *fl, uint32_t **first, uint32_t **kids);
 
+/* the length of the UTF-8 character at s (of n bytes), 0 if it is none or a control
+ * character: what the writers pass as is; other bytes they write as the text \xNN */
+size_t render_utf8_char(const char *s, size_t n);
+
 /* the SVG's style sheet and script (svg-js.c) */
 extern const char flame_svg_css[];
 extern const char flame_svg_js[];

@@ -26,39 +26,44 @@ struct svg {
 	uint32_t nr_drawn;
 };
 
+size_t render_utf8_char(const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	uint8_t c = p[0];
+	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
+		     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+
+	if (!len || len > n || (len == 1 && (c < 0x20 || c == 0x7f)))
+		return 0;
+	for (size_t k = 1; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates and code points past U+10FFFF */
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
+	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return len;
+}
+
 /* Bytes as XML text: the markup characters as entities, valid UTF-8 as is, anything else
  * (control characters, bytes that are no UTF-8) as the text "\xNN". */
 static void put_text(FILE *f, const char *s, size_t n)
 {
-	const uint8_t *p = (const uint8_t *)s;
-
 	for (size_t i = 0; i < n;) {
-		uint8_t c = p[i];
-		size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
-			     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-		bool ok = len && i + len <= n;
+		size_t len = render_utf8_char(s + i, n - i);
 
-		for (size_t k = 1; ok && k < len; k++)
-			ok = (p[i + k] & 0xc0) == 0x80;
-		/* overlong forms, surrogates and code points past U+10FFFF */
-		if (ok && len == 3)
-			ok = !(c == 0xe0 && p[i + 1] < 0xa0) && !(c == 0xed && p[i + 1] > 0x9f);
-		if (ok && len == 4)
-			ok = !(c == 0xf0 && p[i + 1] < 0x90) && !(c == 0xf4 && p[i + 1] > 0x8f);
-		if (ok && len == 1 && (c < 0x20 || c == 0x7f))
-			ok = false;
-		if (!ok) {
-			fprintf(f, "\\x%02x", c);
+		if (!len) {
+			fprintf(f, "\\x%02x", (uint8_t)s[i]);
 			i++;
 			continue;
 		}
-		switch (c) {
+		switch (s[i]) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fwrite(p + i, 1, len, f); break;
+		default: fwrite(s + i, 1, len, f); break;
 		}
 		i += len;
 	}
