@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-tools/cli/stacks.h"
 #include "host-tools/cmd-script.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/common/common.h"
+#include "host-tools/lib/render/render.h"
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID }, { "time", F_TIME },
@@ -20,7 +22,8 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tinyperf script [-i FILE|-] [-F FIELDS] [--folded] [-G] [--ns] [filters]\n"
+	fprintf(f, "usage: tinyperf script [-i FILE|-] [-F FIELDS] [--folded|--speedscope OUT.json]\n"
+		   "                      [-G] [--ns] [filters]\n"
 		   "                      [symbol options]\n\n"
 		   "Print every sample like perf script.\n\n"
 		   "  -i, --input FILE   the perf.data to read (default perf.data; - is stdin)\n"
@@ -31,6 +34,8 @@ static void usage(FILE *f)
 		   "                     callchains, \"func+0x1a (inlined)\")\n"
 		   "  --folded           one line per distinct stack, \"comm;outer;...;inner N\"\n"
 		   "                     (N samples), as stackcollapse-perf.pl writes them\n"
+		   "  --speedscope FILE  those stacks as a speedscope file, one profile per thread\n"
+		   "                     (open it at speedscope.app or with npm's speedscope)\n"
 		   "  -G, --hide-call-graph  the ip only, without the callchain\n"
 		   "  --ns               times in nanoseconds\n"
 		   CMD_SYM_HELP
@@ -134,6 +139,13 @@ static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
 
 /* ---- the command ---- */
 
+static int write_speedscope(void *ctx, FILE *f)
+{
+	struct script *sc = ctx;
+
+	return tp_speedscope__write(sc->folds, sc->cs.c, sc->ci.name, f);
+}
+
 static int setup(struct script *sc)
 {
 	const struct tp_features *feat = tp_reader__features(sc->ci.r);
@@ -154,7 +166,9 @@ static int setup(struct script *sc)
 			return err;
 	}
 	if (sc->folded) {
-		struct tp_hconf conf = { .keys = { TP_HKEY_COMM }, .nr_keys = 1, .paths = true };
+		/* speedscope: a profile per thread */
+		struct tp_hconf conf = { .keys = { TP_HKEY_COMM, TP_HKEY_PID, TP_HKEY_TID },
+					 .nr_keys = sc->speedscope ? 3 : 1, .paths = true };
 
 		return tp_hist__new(&sc->folds, &conf);
 	}
@@ -163,11 +177,12 @@ static int setup(struct script *sc)
 
 int cmd_script(int argc, char **argv)
 {
-	enum { O_FOLDED = 0x100, O_NS };
+	enum { O_FOLDED = 0x100, O_NS, O_SPEEDSCOPE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "folded", no_argument, NULL, O_FOLDED },
+		{ "speedscope", required_argument, NULL, O_SPEEDSCOPE },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,7 +192,7 @@ int cmd_script(int argc, char **argv)
 	static const struct tp_session_ops ops = { .sample = on_sample, .event = on_event };
 	const char *path = "perf.data";
 	struct script *sc = calloc(1, sizeof(*sc));
-	int c, rc = -1;
+	int c, rc = -1, out_failed = 0;
 
 	if (!sc)
 		return 1;
@@ -191,6 +206,7 @@ int cmd_script(int argc, char **argv)
 		case 'F': if (parse_fields(sc, optarg)) rc = 2; break;
 		case 'G': sc->no_graph = true; break;
 		case O_FOLDED: sc->folded = true; break;
+		case O_SPEEDSCOPE: sc->speedscope = optarg; sc->folded = true; break;
 		case O_NS: sc->ns = true; break;
 		default:
 			switch (cmd_sym__option(&sc->cs, "script", c, optarg)) {
@@ -225,13 +241,18 @@ int cmd_script(int argc, char **argv)
 	rc = setup(sc);
 	if (!rc)
 		rc = tp_session__process(sc->cs.s, &ops, sc);
-	if (sc->folded && rc != -TP_ERR_NOMEM)	/* what could be read */
+	if (sc->speedscope && rc != -TP_ERR_NOMEM) {	/* what could be read */
+		/* (a failure to write it is said there; the exit status says it again) */
+		out_failed = cmd_stacks__write("script", sc->speedscope, write_speedscope, sc);
+	} else if (sc->folded && rc != -TP_ERR_NOMEM) {
 		rc = script__print_folded(sc) ? -TP_ERR_NOMEM : rc;
+	}
 	script__out_flush(sc);
 	fflush(stdout);
 	if (!rc)
 		rc = sc->err;
 	rc = rc < 0 ? cmd_input__fail(&sc->ci, rc) : cmd_input__finish(&sc->ci);
+	rc = out_failed ? 1 : rc;
 out_close:
 	cmd_sym__close(&sc->cs);
 	cmd_input__close(&sc->ci);

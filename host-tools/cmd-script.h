@@ -31,7 +31,8 @@ struct script {
 	uint64_t one_off;
 	uint64_t one_addr;		/* its address as tp_chain_at.addr has it */
 	int name_width;
-	struct tp_hist *folds;		/* --folded */
+	struct tp_hist *folds;		/* --folded, --speedscope */
+	const char *speedscope;		/* --speedscope FILE */
 	char *out;			/* the output buffer */
 	size_t len, cap;
 	struct script_text *texts;	/* " sym+0x1a (dso)" of recent frames */

@@ -4,25 +4,13 @@
 // end in it); clicking it zooms it to the full width; searching for it prints
 // MATCH_SAMPLES as the total; a screenshot.
 'use strict';
-const { chromium } = require('playwright-core');
+const { open, checker, finish, main } = require('./chromium.js');
 
 const [svg, hot, want, png] = process.argv.slice(2);
-let passed = 0, failed = 0;
-function check(ok, what, why) {
-	if (ok) { passed++; console.log('[OK] browser: ' + what); }
-	else { failed++; console.log('[FAIL] browser: ' + what + ': ' + why); }
-}
+const c = checker('browser'), check = c.check;
 
-(async () => {
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-		       '--disable-component-update', '--no-first-run'],
-	});
-	const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-	const errors = [];
-	page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
-	page.on('pageerror', e => errors.push(String(e)));
+main('browser', async () => {
+	const { browser, page, errors } = await open();
 	page.on('dialog', d => d.accept(hot));
 	await page.goto('file://' + svg);
 	await page.waitForFunction(() => window.fg && fg.frames.length > 0, null, { timeout: 10000 });
@@ -55,11 +43,5 @@ function check(ok, what, why) {
 	const lit = await page.evaluate(() => fg.frames.filter(f => f.rect.getAttribute('fill') === 'rgb(230,0,230)').length);
 	check(lit > 0, 'the matches are highlighted (' + lit + ' frames)', 'none is');
 
-	await page.screenshot({ path: png });
-	check(errors.length === 0, 'no console errors', errors.join(' | '));
-	await browser.close();
-	process.exit(failed ? 1 : 0);
-})().catch(e => {
-	console.log('[FAIL] browser: ' + e.message.split('\n')[0]);
-	process.exit(1);
+	await finish({ browser, page, errors }, c, png);
 });

@@ -1,12 +1,14 @@
 #!/bin/sh
-# The pictures and exports: tinyperf flamegraph and pprof on recordings made here by Linux
-# perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
+# The pictures and exports: tinyperf flamegraph, pprof and script --speedscope on
+# recordings made here by Linux perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
 # a function that got slower red and one that got faster blue, a name with <&"' and a byte
 # that is no UTF-8 is escaped, an empty recording gives an empty picture and a note; then
 # the SVG in headless Chromium (playwright-core from npm, Debian's chromium): no console
 # error, the hot frame visible and the widest leaf, click zooms, search totals, a PNG. The
 # pprof file is read by go tool pprof (-top against report's percentages, -raw for the
 # build-ids) and by protoc with the profile.proto of Debian's golang-github-google-pprof-dev.
+# The speedscope file has a profile per thread with script --folded's stacks, is valid
+# against npm's speedscope schema (ajv) and loads in speedscope's own page (file://).
 #   run.sh TINYPERF [LOGDIR]     (work files in $RENDER_OUT, default out/render)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -138,33 +140,71 @@ pprof_checks() {
 }
 pprof_checks
 
+# ---- speedscope: one profile per thread, the stacks of script --folded ----
+wls=$("$src/tests/workloads/build.sh" "$work/workloads")
+perf record -q -e cpu-clock -F 2000 -g -o "$work/spin.data" -- "$wls/spin" 1 >/dev/null 2>&1
+"$tp" script -i "$work/spin.data" --speedscope "$work/spin.json" 2>"$work/ss.err"
+check "script --speedscope: exit 0 ($(head -c 200 "$work/ss.err"))" [ $? -eq 0 ]
+"$tp" script -i "$work/spin.data" --folded >"$work/spin.folded" 2>/dev/null
+out=$(python3 - "$work/spin.json" "$work/spin.folded" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [f['name'] for f in d['shared']['frames']]
+got = {}
+for p in d['profiles']:
+    for stack, w in zip(p['samples'], p['weights']):
+        key = ';'.join([p['name'].rsplit(' (', 1)[0].replace(' ', '_')] +
+                       [names[i].replace(';', ':') for i in stack])
+        got[key] = got.get(key, 0) + w
+want = {}
+for line in open(sys.argv[2], 'rb'):
+    stack, _, n = line.decode('utf-8', 'backslashreplace').rstrip('\n').rpartition(' ')
+    want[stack] = want.get(stack, 0) + int(n)
+threads = sorted(p['name'] for p in d['profiles'] if p['name'].startswith('spin'))
+ok = got == want and len(threads) >= 2    # spin: main and its thread
+print('[%s] %d profiles (%s), stacks and weights %s the folded ones' % (
+    'OK' if ok else 'FAIL', len(d['profiles']), ', '.join(threads),
+    'equal to' if got == want else 'differ from'))
+PY
+)
+check "speedscope: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+
 # ---- in a browser ----
+# node_check NAME SCRIPT ARGS... PNG: its [OK]/[FAIL] lines counted, and the screenshot
+node_check() {
+	name=$1; shift
+	for png; do :; done
+	NODE_PATH=$work/node/node_modules node "$@" >"$work/$name.out" 2>&1
+	rc=$?
+	cat "$work/$name.out"
+	T_PASS=$((T_PASS + $(grep -c '^\[OK\]' "$work/$name.out")))
+	T_FAIL=$((T_FAIL + $(grep -c '^\[FAIL\]' "$work/$name.out")))
+	[ $rc -eq 0 ] || grep -q '^\[FAIL\]' "$work/$name.out" ||
+		fail "$name: node exited $rc without a verdict"
+	check "$name: a screenshot in $png" [ -s "$png" ]
+}
 browser() {
 	if [ ! -x /usr/bin/chromium ]; then
 		fail "browser: /usr/bin/chromium is missing: install Debian's chromium (scripts/deps.sh all)"
 		return
 	fi
-	if [ ! -d "$work/node/node_modules/playwright-core" ]; then
+	if [ ! -d "$work/node/node_modules/playwright-core" ] ||
+	   [ ! -d "$work/node/node_modules/speedscope" ] || [ ! -d "$work/node/node_modules/ajv" ]; then
 		if ! command -v npm >/dev/null; then
 			fail "browser: npm is missing: install Debian's npm (scripts/deps.sh all)"
 			return
 		fi
 		npm install --no-audit --no-fund --silent --prefix "$work/node" playwright-core \
+			speedscope ajv \
 			>"$work/npm.log" 2>&1 ||
-			{ fail "browser: npm install playwright-core failed: $(tail -n 1 "$work/npm.log")"; return; }
+			{ fail "browser: npm install playwright-core speedscope ajv failed: $(tail -n 1 "$work/npm.log")"; return; }
 	fi
 	# the hot function, and the samples of the stacks it is in
 	want=$(awk '{ s = $0; sub(/ [0-9]+$/, "", s) } s ~ /;render_b(;|$)/ { n += $NF }
 		END { print n + 0 }' "$work/main.folded")
-	NODE_PATH=$work/node/node_modules node "$here/browser.js" "$work/main.svg" render_b "$want" \
-		"$logdir/flamegraph.png" >"$work/browser.out" 2>&1
-	rc=$?
-	cat "$work/browser.out"
-	T_PASS=$((T_PASS + $(grep -c '^\[OK\]' "$work/browser.out")))
-	T_FAIL=$((T_FAIL + $(grep -c '^\[FAIL\]' "$work/browser.out")))
-	[ $rc -eq 0 ] || grep -q '^\[FAIL\]' "$work/browser.out" ||
-		fail "browser: node exited $rc without a verdict"
-	check "browser: a screenshot in $logdir/flamegraph.png" [ -s "$logdir/flamegraph.png" ]
+	node_check browser "$here/browser.js" "$work/main.svg" render_b "$want" "$logdir/flamegraph.png"
+	# speedscope's schema and its own page
+	node_check speedscope "$here/speedscope.js" "$work/spin.json" leaf "$logdir/speedscope.png"
 }
 browser
 

@@ -123,8 +123,7 @@ struct from_hist {
 	size_t cap, cap_kinds;
 };
 
-/* frame f's name as script --folded has it, before its tidying of ';' and spaces */
-static const char *frame_name(const struct tp_symcache *c, struct tp_frame f, char *buf,
+const char *render_frame_name(const struct tp_symcache *c, struct tp_frame f, char *buf,
 			      size_t size)
 {
 	const struct tp_csym *sym = tp_symcache__sym(c, f.sym);
@@ -158,7 +157,7 @@ static int add_path(void *ctx, const struct tp_hentry *e, const struct tp_frame 
 	fh->names[0] = tp_symcache__comm_str(fh->c, e->comm);
 	fh->kinds[0] = TP_FK_COMM;
 	for (uint32_t i = 0; i < nr; i++) {
-		const char *n = frame_name(fh->c, frames[i], p + used, 80);
+		const char *n = render_frame_name(fh->c, frames[i], p + used, 80);
 
 		if (n == p + used)
 			used += strlen(n) + 1;

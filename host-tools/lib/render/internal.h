@@ -37,6 +37,11 @@ static inline const char *flame__name(const struct tp_flame *fl, const struct fn
  * kids[first[i]] ... kids[first[i + 1] - 1]. 0 or -TP_ERR_NOMEM; free both. */
 int flame__children(const struct tp_flame *fl, uint32_t **first, uint32_t **kids);
 
+/* frame f's name as script --folded has it (before its tidying of ';' and spaces): the
+ * symbol's, else "[dso basename]" (in buf), else "[unknown]" */
+const char *render_frame_name(const struct tp_symcache *c, struct tp_frame f, char *buf,
+			      size_t size);
+
 /* the length of the UTF-8 character at s (of n bytes), 0 if it is none or a control
  * character: what the writers pass as is; other bytes they write as the text \xNN */
 size_t render_utf8_char(const char *s, size_t n);
