@@ -39,3 +39,4 @@ row() { # NAME OUTPUT BUDGET COMMAND...
 row "flamegraph (default --minwidth)" "$work/fg.svg" "<= 1.5x, <= 2048K" \
 	"$tp" flamegraph -i "$data" -o "$work/fg.svg"
 row "pprof" "$work/p.pb.gz" "<= 1.5x" "$tp" pprof -i "$data" -o "$work/p.pb.gz"
+row "report --html" "$work/r.html" "(size bounded)" "$tp" report --html "$work/r.html" -i "$data"

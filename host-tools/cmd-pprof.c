@@ -141,12 +141,8 @@ int cmd_pprof(int argc, char **argv)
 		fprintf(stderr, "tinyperf: pprof: out of memory\n");
 		rc = 1;
 	}
-	if (!rc && !pp->st.kept)
-		fprintf(stderr, "tinyperf: pprof: %s: no samples: the profile is empty\n", pp->in);
 	if (!rc)
-		rc = cmd_stacks__write("pprof", pp->out, write_profile, pp);
-	if (!rc)
-		rc = pp->st.status;
+		rc = cmd_stacks__emit(&pp->st, "pprof", "profile", pp->out, write_profile, pp);
 out:
 	cmd_stacks__close(&pp->st);
 	free(pp->events);

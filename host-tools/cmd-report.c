@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		   "  -n, --show-nr-samples  a column with the number of samples\n"
 		   "  -q, --quiet        only the entries, no header lines\n"
 		   "  --stdio            accepted for perf's sake: the output is always text\n"
+		   "  --html FILE        the report as one HTML page instead (see report --html -h)\n"
 		   CMD_SYM_HELP);
 }
 
@@ -307,6 +308,12 @@ int cmd_report(int argc, char **argv)
 	struct report *rp = calloc(1, sizeof(*rp));
 	int c, rc;
 
+	/* the HTML page is drawn from its own walk: hand it the whole command line */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--html") || !strncmp(argv[i], "--html=", 7)) {
+			free(rp);
+			return cmd_report_html(argc, argv);
+		}
 	if (!rp)
 		return 1;
 	cmd_sym__init(&rp->cs);

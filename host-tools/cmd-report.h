@@ -68,4 +68,7 @@ void report__lines_free(struct report *rp);
 /* the header, then a section per event with samples */
 void report__print(struct report *rp);
 
+/* report --html FILE (cmd-report-html.c): its own options, the whole argv */
+int cmd_report_html(int argc, char **argv);
+
 #endif

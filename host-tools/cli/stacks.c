@@ -93,6 +93,8 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		if (ev->sid.time > st->last_time)
 			st->last_time = ev->sid.time;
 	}
+	if (st->on_stack)
+		return st->on_stack(st->ctx, &hs, ev->sid_type & PERF_SAMPLE_TIME ? ev->sid.time : 0);
 	if (!st->per_event)
 		return tp_hist__add(st->h, &hs);
 	return add_per_event(st, ev->attr, &hs);
@@ -104,6 +106,10 @@ static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
 
 	(void)t;
 	tp_symcache__event(st->cs.c, ev);
+	if (ev->type == PERF_RECORD_LOST_SAMPLES)
+		st->lost_samples += ev->u.lost.lost;
+	else if (ev->type == PERF_RECORD_LOST)
+		st->lost_events += ev->u.lost.lost;
 	return 0;
 }
 
@@ -117,10 +123,10 @@ int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path
 		return 1;
 	if (cmd_sym__open(&st->cs, &st->ci))
 		return 1;
-	err = st->per_event ? 0 : tp_hist__new(&st->h, &conf);
+	err = st->per_event || st->on_stack ? 0 : tp_hist__new(&st->h, &conf);
 	if (!err)
 		err = tp_session__process(st->cs.s, &ops, st);
-	if (err == -TP_ERR_NOMEM || (err && !st->h && !st->per_event))
+	if (err == -TP_ERR_NOMEM || (err && !st->h && !st->per_event && !st->on_stack))
 		return cmd_input__fail(&st->ci, err);
 	/* what could be read is drawn; the exit status says the rest was not */
 	st->status = err ? cmd_input__fail(&st->ci, err) : cmd_input__finish(&st->ci);
@@ -178,4 +184,16 @@ int cmd_stacks__options(int argc, char **argv, const struct option *opts,
 	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:hk:", opts, NULL)) != -1)
 		rc = option(ctx, c, argv);
 	return rc;
+}
+
+int cmd_stacks__emit(struct cmd_stacks *st, const char *cmd, const char *what,
+		     const char *path, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	int rc;
+
+	if (!st->kept)
+		fprintf(stderr, "tinyperf: %s: %s: no samples: the %s is empty\n", cmd, st->ci.name,
+			what);
+	rc = cmd_stacks__write(cmd, path, write, ctx);
+	return rc ? rc : st->status;
 }

@@ -15,6 +15,10 @@
 struct cmd_stacks {
 	struct cmd_sym cs;		/* its options set before cmd_stacks__collect() */
 	bool per_event;			/* set before too: counts and periods, not h */
+	/* or, set before: every kept sample to this instead (its time 0 if it has none) */
+	int (*on_stack)(void *ctx, const struct tp_hsample *hs, uint64_t time);
+	void *ctx;
+	uint64_t lost_samples, lost_events;	/* as the recording reports them */
 	struct cmd_input ci;
 	struct tp_hist *h;		/* keyed by comm, with paths */
 	/* per_event: by attr index, keyed by comm, pid and tid, the samples counted one each
@@ -36,6 +40,11 @@ void cmd_stacks__init(struct cmd_stacks *st);
  * a truncated or damaged input keeps what could be read and sets st->status. */
 int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path);
 void cmd_stacks__close(struct cmd_stacks *st);
+
+/* After cmd_stacks__collect(): a note when no sample was kept ("the WHAT is empty"), then
+ * cmd_stacks__write(); the exit status (st->status if the file was written) */
+int cmd_stacks__emit(struct cmd_stacks *st, const char *cmd, const char *what,
+		     const char *path, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* getopt_long() over argv with opts (short options -i -o -h -k), each handed to
  * option(ctx, c, argv), which returns -1 to go on or an exit status: that status, or -1

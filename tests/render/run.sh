@@ -1,6 +1,6 @@
 #!/bin/sh
-# The pictures and exports: tinyperf flamegraph, pprof and script --speedscope on
-# recordings made here by Linux perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
+# The pictures and exports: tinyperf flamegraph, pprof, script --speedscope and report
+# --html on recordings made here by Linux perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
 # a function that got slower red and one that got faster blue, a name with <&"' and a byte
 # that is no UTF-8 is escaped, an empty recording gives an empty picture and a note; then
 # the SVG in headless Chromium (playwright-core from npm, Debian's chromium): no console
@@ -8,7 +8,9 @@
 # pprof file is read by go tool pprof (-top against report's percentages, -raw for the
 # build-ids) and by protoc with the profile.proto of Debian's golang-github-google-pprof-dev.
 # The speedscope file has a profile per thread with script --folded's stacks, is valid
-# against npm's speedscope schema (ajv) and loads in speedscope's own page (file://).
+# against npm's speedscope schema (ajv) and loads in speedscope's own page (file://). The
+# HTML report fetches nothing, and in Chromium a drag over a thread's time strip changes its
+# function table.
 #   run.sh TINYPERF [LOGDIR]     (work files in $RENDER_OUT, default out/render)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -169,6 +171,17 @@ PY
 )
 check "speedscope: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
 
+# ---- report --html: one file, nothing fetched, empty recordings too ----
+"$tp" report --html "$work/main.html" -i "$work/main.data" 2>"$work/html.err"
+check "report --html: exit 0 ($(head -c 200 "$work/html.err"))" [ $? -eq 0 ]
+check "report --html: nothing fetched (no src= or href= in $(wc -c <"$work/main.html") bytes)" \
+	sh -c "! grep -Eq '(src|href)=' '$work/main.html'"
+check "report --html: the name op<&\"q'\\xff escaped in its data" \
+	grep -qF '"op\u003c&\"q'"'"'\\xff"' "$work/main.html"
+"$tp" report --html "$work/empty.html" -i "$work/empty.data" 2>"$work/hempty.err"
+check "report --html of a recording with no samples: exit 0, a page and a note" \
+	sh -c "[ -s '$work/empty.html' ] && grep -q 'no samples' '$work/hempty.err'"
+
 # ---- in a browser ----
 # node_check NAME SCRIPT ARGS... PNG: its [OK]/[FAIL] lines counted, and the screenshot
 node_check() {
@@ -205,6 +218,8 @@ browser() {
 	node_check browser "$here/browser.js" "$work/main.svg" render_b "$want" "$logdir/flamegraph.png"
 	# speedscope's schema and its own page
 	node_check speedscope "$here/speedscope.js" "$work/spin.json" leaf "$logdir/speedscope.png"
+	# the HTML report: wl ran render_a first, then render_b (the hot one), then op<&...
+	node_check html "$here/html.js" "$work/main.html" render_b render_a "$logdir/report.png"
 }
 browser
 

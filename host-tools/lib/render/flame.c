@@ -91,6 +91,14 @@ static int64_t child(struct tp_flame *fl, uint32_t parent, const char *name, uin
 int tp_flame__add(struct tp_flame *fl, const char *const *names, const uint8_t *kinds,
 		  uint32_t nr, uint64_t weight, bool old)
 {
+	uint32_t leaf;
+
+	return flame__add_leaf(fl, names, kinds, nr, weight, old, &leaf);
+}
+
+int flame__add_leaf(struct tp_flame *fl, const char *const *names, const uint8_t *kinds,
+		    uint32_t nr, uint64_t weight, bool old, uint32_t *leaf)
+{
 	uint32_t at = 0;
 
 	if (!nr)
@@ -104,6 +112,7 @@ int tp_flame__add(struct tp_flame *fl, const char *const *names, const uint8_t *
 		at = (uint32_t)n;
 		*(old ? &fl->nodes[at].old : &fl->nodes[at].weight) += weight;
 	}
+	*leaf = at;
 	return 0;
 }
 

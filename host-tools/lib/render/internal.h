@@ -33,6 +33,18 @@ static inline const char *flame__name(const struct tp_flame *fl, const struct fn
 	return fl->text + n->name;
 }
 
+/* tp_flame__add() that also says which node the stack ended on */
+int flame__add_leaf(struct tp_flame *fl, const char *const *names, const uint8_t *kinds,
+		    uint32_t nr, uint64_t weight, bool old, uint32_t *leaf);
+
+/* s as a JSON string, quoted; bytes that are no UTF-8 as the text \xNN */
+void render_json_str(FILE *f, const char *s);
+
+/* the HTML report's page around its data (html-page.c): the head, style, the elements,
+ * and the opening of the data's script element; then its end and the page's script */
+void html__page_start(FILE *f, const char *title);
+void html__page_end(FILE *f);
+
 /* The children of every node, sorted by name (a stable layout run after run): node i's are
  * kids[first[i]] ... kids[first[i + 1] - 1]. 0 or -TP_ERR_NOMEM; free both. */
 int flame__children(const struct tp_flame *fl, uint32_t **first, uint32_t **kids);

@@ -84,7 +84,7 @@ static bool same_thread(const struct spath *a, const struct spath *b)
 	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm;
 }
 
-static void put_json(FILE *f, const char *s)
+void render_json_str(FILE *f, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -96,6 +96,8 @@ static void put_json(FILE *f, const char *s)
 			fprintf(f, "\\\\x%02x", (uint8_t)s[i]);
 		else if (s[i] == '"' || s[i] == '\\')
 			fprintf(f, "\\%c", s[i]);
+		else if (s[i] == '<')	/* (never "</script>" inside the HTML report) */
+			fputs("\\u003c", f);
 		else
 			fwrite(s + i, 1, len, f);
 		i += len ? len : 1;
@@ -112,10 +114,10 @@ static void put_frames(const struct ss *ss, FILE *f)
 		const struct tp_cdso *d = tp_symcache__dso(ss->c, ss->frames[i].dso);
 
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-		put_json(f, render_frame_name(ss->c, ss->frames[i], buf, sizeof(buf)));
+		render_json_str(f, render_frame_name(ss->c, ss->frames[i], buf, sizeof(buf)));
 		if (d) {
 			fputs(",\"file\":", f);
-			put_json(f, d->name);
+			render_json_str(f, d->name);
 		}
 		fputc('}', f);
 	}
@@ -134,7 +136,7 @@ static void put_profile(const struct ss *ss, size_t from, size_t to, FILE *f)
 	for (size_t i = from; i < to; i++)
 		total += ss->paths[i].weight;
 	fputs("{\"type\":\"sampled\",\"name\":", f);
-	put_json(f, name);
+	render_json_str(f, name);
 	fprintf(f, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
 		total);
 	for (size_t i = from; i < to; i++) {
@@ -159,7 +161,7 @@ int tp_speedscope__write(struct tp_hist *h, const struct tp_symcache *c, const c
 		qsort(ss.paths, ss.nr_paths, sizeof(*ss.paths), cmp_path);
 		fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
 		      "\"exporter\":\"tinyperf " TP_VERSION "\",\"name\":", f);
-		put_json(f, name ? name : "perf.data");
+		render_json_str(f, name ? name : "perf.data");
 		fputs(",\"activeProfileIndex\":0,\n\"shared\":", f);
 		put_frames(&ss, f);
 		fputs(",\n\"profiles\":[", f);
