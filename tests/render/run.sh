@@ -130,6 +130,16 @@ pprof_checks() {
 	check "protoc --decode with Debian's profile.proto: exit $prc, $(grep -c '^sample {' "$work/pprof.decoded") samples" \
 		sh -c "[ $prc -eq 0 ] && grep -q 'string_table: \"render_b\"' '$work/pprof.decoded' &&
 		       grep -q 'duration_nanos: ' '$work/pprof.decoded'"
+	# --inline: a function inlined into its caller is a second Line of the caller's location
+	cc -O2 -g -fno-omit-frame-pointer -o "$work/inline-wl" "$src/tests/report/inline-wl.c"
+	perf record -q -e cpu-clock -F 2000 -g -o "$work/inline.data" -- "$work/inline-wl" 1 >/dev/null 2>&1
+	"$tp" pprof -i "$work/inline.data" --inline -o "$work/inline.pb.gz" 2>/dev/null
+	gp -raw "$work/inline.pb.gz" >"$work/inline.raw" 2>&1
+	gp -top "$work/inline.pb.gz" >"$work/inline.top" 2>&1
+	check "pprof --inline: step's Line inside walk's location, 'step (inline)' on top of -top" \
+		sh -c "grep -A1 ' M=[0-9]* step :0 s=0\$' '$work/inline.raw' | grep -q '^ *walk :0 s=0\$' &&
+		       grep -A1 'flat%' '$work/inline.top' |
+		       grep -q 'step (inline)'"
 	# perf's pipe mode, from stdin
 	"$tp" pprof -i - -o "$work/pipe.pb.gz" <"$work/pipe.data" 2>/dev/null
 	gp -top "$work/pipe.pb.gz" >"$work/pipe.top" 2>&1

@@ -34,11 +34,24 @@ struct pp {
 	size_t nr_strs, cap_strs;
 	struct tp_htab str_idx;
 	const char *want;		/* the string looked up in str_idx */
-	uint32_t *loc_of_sym;		/* location id by symbol id (0: none yet) */
-	size_t cap_los;
-	uint32_t *sym_of_loc;		/* and back: location id - 1 -> symbol id */
-	size_t nr_locs, cap_sol;
-	uint64_t *dso_limit;		/* by DSO id: past its highest location (0: unused) */
+	uint32_t *func_of_sym;		/* function id by symbol id (0: none yet) */
+	size_t cap_fos;
+	uint32_t *sym_of_func;		/* and back: function id - 1 -> symbol id */
+	size_t nr_funcs, cap_sof;
+	struct ploc {
+		size_t first;		/* its functions in loc_funcs, innermost first */
+		uint32_t nr;
+		uint32_t sym;		/* the symbol they are in (its address, its DSO) */
+	} *locs;
+	size_t nr_locs, cap_locs;
+	uint64_t *loc_funcs;
+	size_t nr_lf, cap_lf;
+	struct tp_htab loc_idx;
+	const uint64_t *want_funcs;	/* the location looked up in loc_idx */
+	uint32_t want_nr;
+	struct tp_frame *run;		/* path_locs()'s frames of one location */
+	size_t cap_run;
+	uint64_t *dso_limit;		/* by DSO id: past its highest function (0: unused) */
 	size_t cap_dl;
 	struct psample *samples;
 	size_t nr_samples, cap_samples;
@@ -46,6 +59,7 @@ struct pp {
 	size_t nr_locids, cap_locids;
 	uint32_t ev;			/* the event being walked */
 	size_t cursor;			/* the periods walk: the next sample it may be */
+	bool inlines;			/* some location has inlined functions */
 	char *fix;			/* utf8()'s */
 	size_t cap_fix;
 	struct pb out, msg, sub;
@@ -114,48 +128,100 @@ nomem:
 	return 0;
 }
 
-/* the location of a frame: one per symbol (its address the symbol's start) */
-static uint64_t location(struct pp *pp, struct tp_frame f)
+/* the function of a symbol: one per symbol */
+static uint64_t function(struct pp *pp, uint32_t sym_id)
 {
-	const struct tp_csym *sym = tp_symcache__sym(pp->c, f.sym);
-	size_t cap = pp->cap_los;
+	const struct tp_csym *sym = tp_symcache__sym(pp->c, sym_id);
+	size_t cap = pp->cap_fos, dl = pp->cap_dl;
+	uint32_t dso = sym ? sym->dso : 0;
 
-	if (TP_GROW(pp->loc_of_sym, pp->cap_los, (size_t)f.sym + 1, 1024)) {
-		pp->out.err = -TP_ERR_NOMEM;
+	if (TP_GROW(pp->func_of_sym, pp->cap_fos, (size_t)sym_id + 1, 1024) ||
+	    TP_GROW(pp->dso_limit, pp->cap_dl, (size_t)dso + 1, 64))
 		return 0;
-	}
-	memset(pp->loc_of_sym + cap, 0, (pp->cap_los - cap) * sizeof(*pp->loc_of_sym));
-	if (pp->loc_of_sym[f.sym])
-		return pp->loc_of_sym[f.sym];
-	cap = pp->cap_dl;
-	if (TP_GROW(pp->sym_of_loc, pp->cap_sol, pp->nr_locs + 1, 1024) ||
-	    TP_GROW(pp->dso_limit, pp->cap_dl, (size_t)f.dso + 1, 64)) {
-		pp->out.err = -TP_ERR_NOMEM;
+	memset(pp->func_of_sym + cap, 0, (pp->cap_fos - cap) * sizeof(*pp->func_of_sym));
+	memset(pp->dso_limit + dl, 0, (pp->cap_dl - dl) * sizeof(*pp->dso_limit));
+	if (pp->func_of_sym[sym_id])
+		return pp->func_of_sym[sym_id];
+	if (TP_GROW(pp->sym_of_func, pp->cap_sof, pp->nr_funcs + 1, 1024))
 		return 0;
-	}
-	memset(pp->dso_limit + cap, 0, (pp->cap_dl - cap) * sizeof(*pp->dso_limit));
-	if (sym && sym->addr + 1 > pp->dso_limit[f.dso])
-		pp->dso_limit[f.dso] = sym->addr + 1;
-	pp->sym_of_loc[pp->nr_locs++] = f.sym;
-	pp->loc_of_sym[f.sym] = (uint32_t)pp->nr_locs;
-	return pp->nr_locs;
+	if (sym && sym->addr + 1 > pp->dso_limit[dso])
+		pp->dso_limit[dso] = sym->addr + 1;
+	pp->sym_of_func[pp->nr_funcs++] = sym_id;
+	pp->func_of_sym[sym_id] = (uint32_t)pp->nr_funcs;
+	return pp->nr_funcs;
 }
 
-/* a path's location ids, leaf first, at the end of pp->locids (not yet counted in) */
-static int path_locs(struct pp *pp, const struct tp_frame *frames, uint32_t nr)
+static bool loc_eq(const void *ctx, uint32_t idx)
 {
-	if (TP_GROW(pp->locids, pp->cap_locids, pp->nr_locids + nr, 4096))
+	const struct pp *pp = ctx;
+	const struct ploc *l = &pp->locs[idx];
+
+	return l->nr == pp->want_nr &&
+	       !memcmp(pp->loc_funcs + l->first, pp->want_funcs, l->nr * sizeof(*pp->want_funcs));
+}
+
+/* The location of a run of frames: the functions inlined at a place, innermost first, and
+ * the function they were inlined into (one Line each, as profile.proto has inlining), at
+ * that function's start. Its id, or 0 out of memory. */
+static uint64_t location(struct pp *pp, const struct tp_frame *run, uint32_t nr)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL, funcs[64];
+	struct tp_hslot *slot;
+	uint32_t hv;
+
+	nr = nr > 64 ? 64 : nr;
+	for (uint32_t i = 0; i < nr; i++) {
+		funcs[i] = function(pp, run[i].sym);
+		if (!funcs[i])
+			return 0;
+		h = tp_hash64(h ^ funcs[i]) + i;
+	}
+	hv = tp_hash64(h);
+	pp->want_funcs = funcs;
+	pp->want_nr = nr;
+	if (tp_htab__reserve(&pp->loc_idx))
+		return 0;
+	slot = tp_htab__probe(&pp->loc_idx, hv, loc_eq, pp);
+	if (slot->idx)
+		return slot->idx;
+	if (TP_GROW(pp->locs, pp->cap_locs, pp->nr_locs + 1, 1024) ||
+	    TP_GROW(pp->loc_funcs, pp->cap_lf, pp->nr_lf + nr, 4096))
+		return 0;
+	memcpy(pp->loc_funcs + pp->nr_lf, funcs, nr * sizeof(*funcs));
+	pp->locs[pp->nr_locs] = (struct ploc){ .first = pp->nr_lf, .nr = nr,
+					       .sym = run[nr - 1].sym };
+	pp->nr_lf += nr;
+	tp_htab__fill(&pp->loc_idx, slot, hv, (uint32_t)pp->nr_locs);
+	return ++pp->nr_locs;
+}
+
+/* a path's location ids, leaf first, at the end of pp->locids (not yet counted in); *n:
+ * how many (inlined frames share their caller's location) */
+static int path_locs(struct pp *pp, const struct tp_frame *frames, uint32_t nr, uint32_t *n)
+{
+	*n = 0;
+	if (TP_GROW(pp->locids, pp->cap_locids, pp->nr_locids + nr, 4096) ||
+	    TP_GROW(pp->run, pp->cap_run, nr, 64))
 		return -TP_ERR_NOMEM;
-	for (uint32_t i = 0; i < nr; i++)
-		pp->locids[pp->nr_locids + i] = location(pp, frames[nr - 1 - i]);
-	return pp->out.err;
+	for (uint32_t i = nr, len = 0; i-- > 0;) {	/* callee order */
+		const struct tp_csym *sym = tp_symcache__sym(pp->c, frames[i].sym);
+
+		pp->run[len++] = frames[i];
+		if (sym && sym->inlined && i > 0)
+			continue;
+		pp->locids[pp->nr_locids + (*n)++] = location(pp, pp->run, len);
+		if (!pp->locids[pp->nr_locids + *n - 1])
+			return -TP_ERR_NOMEM;
+		len = 0;
+	}
+	return 0;
 }
 
 static int add_count(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
 		     uint32_t nr, uint64_t weight)
 {
 	struct pp *pp = ctx;
-	int err = path_locs(pp, frames, nr);
+	int err = path_locs(pp, frames, nr, &nr);
 
 	if (err || TP_GROW(pp->samples, pp->cap_samples, pp->nr_samples + 1, 1024))
 		return -TP_ERR_NOMEM;
@@ -172,7 +238,7 @@ static int add_period(void *ctx, const struct tp_hentry *e, const struct tp_fram
 		      uint32_t nr, uint64_t weight)
 {
 	struct pp *pp = ctx;
-	int err = path_locs(pp, frames, nr);
+	int err = path_locs(pp, frames, nr, &nr);
 
 	for (; !err && pp->cursor < pp->nr_samples; pp->cursor++) {
 		struct psample *s = &pp->samples[pp->cursor];
@@ -256,36 +322,48 @@ static void write_mappings(struct pp *pp)
 		pb_uint(&pp->msg, 5, str(pp, cd->name));
 		pb_uint(&pp->msg, 6, str(pp, id));
 		pb_uint(&pp->msg, 7, 1);		/* has_functions: pprof need not symbolize */
+		pb_uint(&pp->msg, 10, pp->inlines);	/* has_inline_frames */
 		pb_bytes(&pp->out, P_MAPPING, pp->msg.b, pp->msg.len);
 	}
 }
 
-/* a Location and a Function per symbol: the same ids */
+/* the Locations, with a Line per function (inlined ones first), then the Functions */
 static void write_locations(struct pp *pp)
 {
+	bool inlines = false;
+
 	for (size_t i = 0; i < pp->nr_locs; i++) {
-		const struct tp_csym *sym = tp_symcache__sym(pp->c, pp->sym_of_loc[i]);
-		char addr[24];
+		const struct ploc *l = &pp->locs[i];
+		const struct tp_csym *sym = tp_symcache__sym(pp->c, l->sym);
+
+		pp->msg.len = 0;
+		pb_uint(&pp->msg, 1, i + 1);
+		pb_uint(&pp->msg, 2, sym && sym->dso < pp->cap_dl ? sym->dso : 0);
+		pb_uint(&pp->msg, 3, sym ? sym->addr : 0);
+		for (uint32_t k = 0; k < l->nr; k++) {
+			pp->sub.len = 0;
+			pb_uint(&pp->sub, 1, pp->loc_funcs[l->first + k]);	/* function_id */
+			pb_bytes(&pp->msg, 4, pp->sub.b, pp->sub.len);
+		}
+		inlines = inlines || l->nr > 1;
+		pb_bytes(&pp->out, P_LOCATION, pp->msg.b, pp->msg.len);
+	}
+	for (size_t i = 0; i < pp->nr_funcs; i++) {
+		const struct tp_csym *sym = tp_symcache__sym(pp->c, pp->sym_of_func[i]);
 		const char *name = sym ? sym->name : NULL;
+		char addr[24];
 
 		if (!name) {
 			snprintf(addr, sizeof(addr), "0x%" PRIx64, sym ? sym->addr : 0);
 			name = addr;
 		}
-		pp->sub.len = 0;
-		pb_uint(&pp->sub, 1, i + 1);		/* Line.function_id */
-		pp->msg.len = 0;
-		pb_uint(&pp->msg, 1, i + 1);
-		pb_uint(&pp->msg, 2, sym && sym->dso < pp->cap_dl ? sym->dso : 0);
-		pb_uint(&pp->msg, 3, sym ? sym->addr : 0);
-		pb_bytes(&pp->msg, 4, pp->sub.b, pp->sub.len);
-		pb_bytes(&pp->out, P_LOCATION, pp->msg.b, pp->msg.len);
 		pp->msg.len = 0;
 		pb_uint(&pp->msg, 1, i + 1);
 		pb_uint(&pp->msg, 2, str(pp, name));
 		pb_uint(&pp->msg, 3, str(pp, name));
 		pb_bytes(&pp->out, P_FUNCTION, pp->msg.b, pp->msg.len);
 	}
+	pp->inlines = inlines;
 }
 
 static void write_profile(struct pp *pp)
@@ -298,8 +376,8 @@ static void write_profile(struct pp *pp)
 		value_type(pp, P_SAMPLE_TYPE, conf->events[e].type, conf->events[e].unit);
 	}
 	write_samples(pp);
-	write_mappings(pp);
 	write_locations(pp);
+	write_mappings(pp);
 	pb_uint(&pp->out, P_TIME_NANOS, (uint64_t)conf->time_nanos);
 	pb_uint(&pp->out, P_DURATION_NANOS, (uint64_t)conf->duration_nanos);
 	if (conf->nr_events) {
@@ -365,8 +443,12 @@ int tp_pprof__write(const struct tp_pprof_conf *conf, const struct tp_symcache *
 	free(pp.fix);
 	free(pp.str_at);
 	tp_htab__free(&pp.str_idx);
-	free(pp.loc_of_sym);
-	free(pp.sym_of_loc);
+	free(pp.func_of_sym);
+	free(pp.sym_of_func);
+	free(pp.locs);
+	free(pp.loc_funcs);
+	free(pp.run);
+	tp_htab__free(&pp.loc_idx);
 	free(pp.dso_limit);
 	free(pp.samples);
 	free(pp.locids);
