@@ -22,6 +22,7 @@ static void usage(FILE *f)
 		   "  -o, --output FILE  where to write the SVG (default flamegraph.svg; - is stdout)\n"
 		   "  --diff OLD NEW     width from NEW, colour from the change of each frame's\n"
 		   "                     share: red took more than in OLD (slower), blue less\n"
+		   "  -e, --event NAME   only the samples of this event (default: all)\n"
 		   "  --inverted         an icicle graph: callers on top, callees below\n"
 		   "  --minwidth PX      leave out frames narrower than PX pixels (default 0.1)\n"
 		   "  --width PX         the picture's width (default 1200)\n"
@@ -68,6 +69,10 @@ static int option(void *ctx, int c, char **argv)
 		*to[c == 'i' ? 0 : c == 'o' ? 1 : 2] = optarg;
 		return -1;
 	}
+	if (c == 'e') {
+		fg->st[0].event = fg->st[1].event = optarg;
+		return -1;
+	}
 	if (c == O_DIFF || c == O_INVERTED) {
 		*(c == O_DIFF ? &fg->diff : &fg->conf.inverted) = true;
 		return -1;
@@ -92,6 +97,7 @@ static int parse(struct flamegraph *fg, int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "diff", no_argument, NULL, O_DIFF },
+		{ "event", required_argument, NULL, 'e' },
 		{ "inverted", no_argument, NULL, O_INVERTED },
 		CMD_SYM_LONGOPTS,
 		{ "minwidth", required_argument, NULL, O_MINWIDTH },

@@ -18,6 +18,7 @@ static void usage(FILE *f)
 		   "it with 'go tool pprof -http=: OUT.pb.gz' or send it to Pyroscope or Parca.\n\n"
 		   "  -i, --input FILE   the perf.data to read (default perf.data; - is stdin)\n"
 		   "  -o, --output FILE  where to write it (default profile.pb.gz; - is stdout)\n"
+		   "  -e, --event NAME   only the samples of this event (default: all)\n"
 		   CMD_SYM_HELP);
 }
 
@@ -39,6 +40,9 @@ static int option(void *ctx, int c, char **argv)
 	case 'h':
 		usage(stdout);
 		return 0;
+	case 'e':
+		pp->st.event = optarg;
+		return -1;
 	case 'i':
 	case 'o':
 		*(c == 'i' ? &pp->in : &pp->out) = optarg;
@@ -56,6 +60,7 @@ static int parse(struct pprof *pp, int argc, char **argv)
 	static const struct option opts[] = {
 		CMD_SYM_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

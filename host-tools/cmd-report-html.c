@@ -20,6 +20,7 @@ static void usage(FILE *f)
 		   "samples over time per thread where a drag selects the time range shown.\n\n"
 		   "  --html FILE        the page to write (- is stdout)\n"
 		   "  -i, --input FILE   the perf.data to read (default perf.data; - is stdin)\n"
+		   "  -e, --event NAME   only the samples of this event (default: all)\n"
 		   CMD_SYM_HELP);
 }
 
@@ -48,6 +49,10 @@ static int option(void *ctx, int c, char **argv)
 	if (c == 'h') {
 		usage(stdout);
 		return 0;
+	}
+	if (c == 'e') {
+		hr->st.event = optarg;
+		return -1;
 	}
 	if (c == 'i' || c == 'H') {
 		*(c == 'i' ? &hr->in : &hr->out) = optarg;
@@ -131,6 +136,7 @@ int cmd_report_html(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "html", required_argument, NULL, 'H' },
+		{ "event", required_argument, NULL, 'e' },
 		CMD_SYM_LONGOPTS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },

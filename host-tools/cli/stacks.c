@@ -76,6 +76,9 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 
 	if (!cmd_sym__time_ok(&st->cs, ev))
 		return 0;
+	if (st->event_ok && (!ev->attr || ev->attr->index >= st->nr_attrs ||
+			     !st->event_ok[ev->attr->index]))
+		return 0;
 	err = tp_symcache__comm(st->cs.c, t, &hs.comm);
 	if (err || !cmd_sym__thread_ok(&st->cs, hs.comm, hs.pid, hs.tid))
 		return err;
@@ -113,6 +116,29 @@ static int on_event(void *ctx, const struct tp_event *ev, struct tp_thread *t)
 	return 0;
 }
 
+/* -e NAME: which attrs are that event; 0, or 1 after saying there is none such */
+static int pick_event(struct cmd_stacks *st, const char *cmd)
+{
+	bool any = false;
+	char buf[64];
+
+	st->nr_attrs = tp_reader__nr_attrs(st->ci.r);
+	st->event_ok = calloc(st->nr_attrs + 1, sizeof(*st->event_ok));
+	if (!st->event_ok)
+		return cmd_input__fail(&st->ci, -TP_ERR_NOMEM);
+	for (uint32_t i = 0; i < st->nr_attrs; i++) {
+		const char *name = cmd_sym__event_name(tp_reader__attr(st->ci.r, i), buf,
+						       sizeof(buf));
+
+		st->event_ok[i] = !strcmp(name, st->event);
+		any = any || st->event_ok[i];
+	}
+	if (!any)
+		fprintf(stderr, "tinyperf: %s: %s has no event '%s' (tinyperf header lists its "
+			"events)\n", cmd, st->ci.name, st->event);
+	return !any;
+}
+
 int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path)
 {
 	static const struct tp_session_ops ops = { .sample = on_sample, .event = on_event };
@@ -121,7 +147,7 @@ int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path
 
 	if (cmd_input__open(&st->ci, cmd, path))
 		return 1;
-	if (cmd_sym__open(&st->cs, &st->ci))
+	if (cmd_sym__open(&st->cs, &st->ci) || (st->event && pick_event(st, cmd)))
 		return 1;
 	err = st->per_event || st->on_stack ? 0 : tp_hist__new(&st->h, &conf);
 	if (!err)
@@ -140,7 +166,9 @@ void cmd_stacks__close(struct cmd_stacks *st)
 		tp_hist__delete(st->events[i].periods);
 	}
 	free(st->events);
+	free(st->event_ok);
 	st->events = NULL;
+	st->event_ok = NULL;
 	st->nr_events = 0;
 	tp_hist__delete(st->h);
 	tp_chain__release(&st->ch);
@@ -181,7 +209,7 @@ int cmd_stacks__options(int argc, char **argv, const struct option *opts,
 
 	optind = 1;
 	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:hk:", opts, NULL)) != -1)
+	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:e:hk:", opts, NULL)) != -1)
 		rc = option(ctx, c, argv);
 	return rc;
 }

@@ -15,6 +15,9 @@
 struct cmd_stacks {
 	struct cmd_sym cs;		/* its options set before cmd_stacks__collect() */
 	bool per_event;			/* set before too: counts and periods, not h */
+	const char *event;		/* and -e: only this event's samples (NULL: all) */
+	bool *event_ok;			/* by attr index, from event */
+	uint32_t nr_attrs;
 	/* or, set before: every kept sample to this instead (its time 0 if it has none) */
 	int (*on_stack)(void *ctx, const struct tp_hsample *hs, uint64_t time);
 	void *ctx;
@@ -46,7 +49,7 @@ void cmd_stacks__close(struct cmd_stacks *st);
 int cmd_stacks__emit(struct cmd_stacks *st, const char *cmd, const char *what,
 		     const char *path, int (*write)(void *ctx, FILE *f), void *ctx);
 
-/* getopt_long() over argv with opts (short options -i -o -h -k), each handed to
+/* getopt_long() over argv with opts (short options -i -o -e -h -k), each handed to
  * option(ctx, c, argv), which returns -1 to go on or an exit status: that status, or -1
  * when all were taken (optind is then at the first argument that is no option) */
 int cmd_stacks__options(int argc, char **argv, const struct option *opts,

@@ -85,6 +85,18 @@ check "--minwidth 20: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
 "$tp" flamegraph -i "$work/main.data" --minwidth wide -o "$work/bad.svg" 2>"$work/bad.err"
 check "--minwidth wide: exit 2 and says so ($(head -n 1 "$work/bad.err"))" [ $? -eq 2 ]
 
+# ---- -e: one event of several ----
+perf record -q -e cpu-clock -e task-clock -F 1000 -g -o "$work/two.data" -- "$work/wl" 20 20 5 \
+	>/dev/null 2>&1
+n_task=$("$tp" script -i "$work/two.data" -F event 2>/dev/null | grep -c 'task-clock:')
+"$tp" flamegraph -i "$work/two.data" -e task-clock --minwidth 0 -o "$work/two.svg" 2>/dev/null
+n_svg=$(sed -n 's/.*data-d="0"><title>all (\([0-9]*\) samples.*/\1/p' "$work/two.svg")
+check "-e task-clock: the task-clock samples only ($n_svg of the recording's $n_task)" \
+	[ "$n_svg" = "$n_task" ] && [ "$n_task" -gt 0 ]
+"$tp" flamegraph -i "$work/two.data" -e cycles -o "$work/none2.svg" 2>"$work/e.err"
+check "-e cycles (none recorded): exit 1 and one line ($(cat "$work/e.err"))" \
+	[ $? -eq 1 ] && [ "$(wc -l <"$work/e.err")" -eq 1 ]
+
 # ---- --diff: render_a got faster, render_b slower ----
 rec "$work/old.data" 150 50 10
 rec "$work/new.data" 50 150 10
