@@ -35,11 +35,14 @@ struct html_report {
 	struct tp_html_conf conf;
 };
 
-static int on_stack(void *ctx, const struct tp_hsample *hs, uint64_t time)
+static int on_stack(void *ctx, const struct tp_hsample *hs, const struct tp_attr *a,
+		    uint64_t time)
 {
 	struct html_report *hr = ctx;
+	char buf[64];
 
-	return tp_html__add(hr->page, hr->st.cs.c, hs, time);
+	return tp_html__add(hr->page, hr->st.cs.c, hs, cmd_sym__event_name(a, buf, sizeof(buf)),
+			    time);
 }
 
 static int option(void *ctx, int c, char **argv)

@@ -97,7 +97,8 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 			st->last_time = ev->sid.time;
 	}
 	if (st->on_stack)
-		return st->on_stack(st->ctx, &hs, ev->sid_type & PERF_SAMPLE_TIME ? ev->sid.time : 0);
+		return st->on_stack(st->ctx, &hs, ev->attr,
+				    ev->sid_type & PERF_SAMPLE_TIME ? ev->sid.time : 0);
 	if (!st->per_event)
 		return tp_hist__add(st->h, &hs);
 	return add_per_event(st, ev->attr, &hs);

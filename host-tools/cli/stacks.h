@@ -19,7 +19,8 @@ struct cmd_stacks {
 	bool *event_ok;			/* by attr index, from event */
 	uint32_t nr_attrs;
 	/* or, set before: every kept sample to this instead (its time 0 if it has none) */
-	int (*on_stack)(void *ctx, const struct tp_hsample *hs, uint64_t time);
+	int (*on_stack)(void *ctx, const struct tp_hsample *hs, const struct tp_attr *a,
+			uint64_t time);
 	void *ctx;
 	uint64_t lost_samples, lost_events;	/* as the recording reports them */
 	struct cmd_input ci;

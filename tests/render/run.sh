@@ -206,6 +206,10 @@ check "report --html: nothing fetched (no src= or href= in $(wc -c <"$work/main.
 	sh -c "! grep -Eq '(src|href)=' '$work/main.html'"
 check "report --html: the name op<&\"q'\\xff escaped in its data" \
 	grep -qF '"op\u003c&\"q'"'"'\\xff"' "$work/main.html"
+"$tp" report --html "$work/two.html" -i "$work/two.data" 2>/dev/null
+check "report --html of cpu-clock and task-clock: an event level for each (one table each)" \
+	sh -c "grep -q '^\[0,\"cpu-clock\",4\]' '$work/two.html' &&
+	       grep -q '^\[0,\"task-clock\",4\]' '$work/two.html'"
 "$tp" report --html "$work/empty.html" -i "$work/empty.data" 2>"$work/hempty.err"
 check "report --html of a recording with no samples: exit 0, a page and a note" \
 	sh -c "[ -s '$work/empty.html' ] && grep -q 'no samples' '$work/hempty.err'"
@@ -247,7 +251,9 @@ browser() {
 	# speedscope's schema and its own page
 	node_check speedscope "$here/speedscope.js" "$work/spin.json" leaf "$logdir/speedscope.png"
 	# the HTML report: wl ran render_a first, then render_b (the hot one), then op<&...
-	node_check html "$here/html.js" "$work/main.html" render_b render_a "$logdir/report.png"
+	n_main=$(awk '{ n += $NF } END { print n }' "$work/main.folded")
+	node_check html "$here/html.js" "$work/main.html" render_b render_a \
+		"cpu-clock: $n_main samples" "$logdir/report.png"
 }
 browser
 

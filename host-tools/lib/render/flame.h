@@ -16,6 +16,7 @@ enum tp_fkind {
 	TP_FK_KERNEL,
 	TP_FK_COMM,		/* the thread's name at the bottom of its stacks */
 	TP_FK_ROOT,
+	TP_FK_EVENT,		/* the event above the threads (the HTML report's) */
 };
 
 struct tp_flame;

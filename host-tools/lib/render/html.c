@@ -1,4 +1,4 @@
-/* The HTML report's data: the flame tree of every sample (thread first), the samples'
+/* The HTML report's data: the flame tree of every sample (event, thread first), the samples'
  * (leaf, time) pairs bucketed, small frames folded into their callers, all as one JSON
  * object inside the page html-page.c writes around it. */
 #define _GNU_SOURCE
@@ -50,9 +50,9 @@ void tp_html__delete(struct tp_html *h)
 }
 
 int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp_hsample *s,
-		 uint64_t time)
+		 const char *event, uint64_t time)
 {
-	size_t need = (size_t)s->nr_frames + 1, used;
+	size_t need = (size_t)s->nr_frames + 2, used;
 	uint32_t leaf;
 	int err;
 
@@ -60,8 +60,10 @@ int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp
 	    TP_GROW(h->s, h->cap, h->nr + 1, 4096))
 		return -TP_ERR_NOMEM;
 	snprintf(h->buf, 80, "%s %" PRId32, tp_symcache__comm_str(c, s->comm), s->tid);
-	h->names[0] = h->buf;
-	h->kinds[0] = TP_FK_COMM;
+	h->names[0] = event;
+	h->kinds[0] = TP_FK_EVENT;
+	h->names[1] = h->buf;
+	h->kinds[1] = TP_FK_COMM;
 	used = 80;
 	for (uint32_t i = 0; i < s->nr_frames; i++) {	/* callee order in, caller order out */
 		struct tp_frame f = s->frames[s->nr_frames - 1 - i];
@@ -73,8 +75,8 @@ int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp
 			used += 80;
 		else if (n == spare)
 			n = "[unknown]";
-		h->names[i + 1] = n;
-		h->kinds[i + 1] = f.level == 'k' ? TP_FK_KERNEL : TP_FK_USER;
+		h->names[i + 2] = n;
+		h->kinds[i + 2] = f.level == 'k' ? TP_FK_KERNEL : TP_FK_USER;
 	}
 	err = flame__add_leaf(h->fl, h->names, h->kinds, (uint32_t)need, 1, false, &leaf);
 	if (err)
@@ -114,7 +116,8 @@ static int prune(const struct tp_flame *fl, double min_share, uint32_t **id, boo
 		const struct fnode *n = &fl->nodes[i];
 
 		(*shown)[i] = (*shown)[n->parent] &&
-			      (n->kind == TP_FK_COMM || (double)n->weight >= min);
+			      (n->kind == TP_FK_COMM || n->kind == TP_FK_EVENT ||
+			       (double)n->weight >= min);
 		(*id)[i] = (*shown)[i] ? next++ : (*id)[n->parent];
 	}
 	return 0;

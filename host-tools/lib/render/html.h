@@ -1,4 +1,4 @@
-/* The one-file HTML report: every sample's stack (thread first) and time kept as a flame
+/* The one-file HTML report: every sample's stack (event, thread first) and time kept as a flame
  * tree and (node, time bucket) counts, shipped to the page as that aggregate, from which
  * its script draws the tables, call trees, flame graph and per-thread time strips. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_HTML_H
@@ -16,10 +16,10 @@ struct tp_html;
 int tp_html__new(struct tp_html **out);
 void tp_html__delete(struct tp_html *h);
 
-/* one sample: its stack s (frames named as script --folded names them) under a thread
- * frame "comm tid", at time (ns; 0: none). 0 or -TP_ERR_NOMEM. */
+/* one sample of event: its stack s (frames named as script --folded names them) under a
+ * thread frame "comm tid" under an event frame, at time (ns; 0: none). 0 or -TP_ERR_NOMEM. */
 int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp_hsample *s,
-		 uint64_t time);
+		 const char *event, uint64_t time);
 
 struct tp_html_conf {
 	const char *title;
