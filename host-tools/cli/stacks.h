@@ -1,7 +1,8 @@
-/* What the commands that draw or export whole stacks share (flamegraph, pprof): one
- * recording walked with the report's filters into a hist of call paths per comm, one sample
- * counting one, as script --folded counts them; or per event and thread, with periods too.
- * CLI code: it prints. */
+/* What the commands that draw or export whole stacks share (flamegraph, pprof, report
+ * --html): one recording walked with the report's filters and -e into a hist of call paths
+ * per comm, one sample counting one, as script --folded counts them; or per event and
+ * thread, with periods too; or each sample to a hook. And their option loop and output
+ * file. CLI code: it prints. */
 #ifndef TINYPERF_HOST_TOOLS_CLI_STACKS_H
 #define TINYPERF_HOST_TOOLS_CLI_STACKS_H
 

@@ -1,4 +1,5 @@
-/* Library-internal to render/: the flame tree as flame.c builds it and svg.c draws it. */
+/* Library-internal to render/: the flame tree as flame.c builds it (and svg.c, html.c read
+ * it), and what the writers share: frame names, UTF-8 checks, JSON strings, the page. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_INTERNAL_H
 #define TINYPERF_HOST_TOOLS_LIB_RENDER_INTERNAL_H
 
