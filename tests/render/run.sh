@@ -97,6 +97,38 @@ check "-e task-clock: the task-clock samples only ($n_svg of the recording's $n_
 check "-e cycles (none recorded): exit 1 and one line ($(cat "$work/e.err"))" \
 	[ $? -eq 1 ] && [ "$(wc -l <"$work/e.err")" -eq 1 ]
 
+# ---- the other byte order: test-writer's byte-swapped recording (big-endian here) ----
+tw=$(dirname "$tp")/tests/test-writer
+cc -O2 -g -no-pie -Wl,--build-id -o "$work/hot-ab" "$src/tests/workloads/hot-ab.c"
+# where hot_a, hot_b and the text segment are, as test-writer --emit takes them
+emit_args=$(python3 - "$work/hot-ab" <<'PY'
+import re, subprocess, sys
+elf = sys.argv[1]
+syms = {l.split()[3]: l.split()[:2] for l in subprocess.run(['nm', '-S', elf], capture_output=True,
+        text=True).stdout.splitlines() if len(l.split()) == 4}
+load = next(l.split() for l in subprocess.run(['readelf', '-lW', elf], capture_output=True,
+            text=True).stdout.splitlines() if l.split()[:1] == ['LOAD'] and ' R E ' in l)
+off, vaddr, memsz = int(load[1], 16), int(load[2], 16), int(load[5], 16)
+start = vaddr & ~0xfff
+bid = re.search(r'Build ID: (\w+)', subprocess.run(['readelf', '-n', elf], capture_output=True,
+                text=True).stdout).group(1)
+print('--elf %s --map %d,%d,%d --build-id %s --hot-a 0x%s,0x%s --hot-b 0x%s,0x%s' % (
+    elf, start, (vaddr - start + memsz + 0xfff) & ~0xfff, off & ~0xfff, bid,
+    syms['hot_a'][0], syms['hot_a'][1], syms['hot_b'][0], syms['hot_b'][1]))
+PY
+)
+if [ -x "$tw" ] && [ -n "$emit_args" ]; then
+	# shellcheck disable=SC2086
+	"$tw" --emit "$work/swap.data" $emit_args --samples 300,100 --swap >/dev/null 2>&1
+	"$tp" script -i "$work/swap.data" --folded >"$work/swap.folded" 2>/dev/null
+	"$tp" flamegraph -i "$work/swap.data" --minwidth 0 -o "$work/swap.svg" 2>/dev/null
+	out=$(python3 "$here/svgcheck.py" widths "$work/swap.svg" "$work/swap.folded")
+	check "byte-swapped recording: ${out#\[*\] }, hot_a 300" \
+		sh -c "[ '${out%% *}' = '[OK]' ] && grep -q '<title>hot_a (300 samples' '$work/swap.svg'"
+else
+	fail "byte-swapped recording: no $tw (make HOST_SANITIZE=1 host-tests builds it)"
+fi
+
 # ---- --diff: render_a got faster, render_b slower ----
 rec "$work/old.data" 150 50 10
 rec "$work/new.data" 50 150 10
