@@ -2,7 +2,7 @@
 // no console errors; the first event's table is captioned CAPTION and opens with HOT on
 // top; dragging over the first part of a thread's time strip (where the workload ran EARLY)
 // changes the table (EARLY on top, fewer samples) and the range line; the trees and flame
-// graph are drawn; a screenshot.
+// graph are drawn, a click zooms the flame graph; a screenshot.
 'use strict';
 const { open, checker, finish, main } = require('./chromium.js');
 
@@ -28,8 +28,16 @@ main('html', async () => {
 	      await page.locator('#bottomup > details').count() > 0, 'both call trees are drawn',
 	      'a tree is empty');
 
+	// the flame graph zooms: the hot frame gets the full width
+	const fr = page.locator('#flame .fr', { hasText: hot }).first();
+	await fr.click();
+	const w = await page.locator('#flame .fr', { hasText: hot }).first().evaluate(e => e.style.width);
+	check(w === '100%', 'a click on ' + hot + "'s frame zooms it to the full width", 'it is ' + w);
+	await page.locator('#flame .fr', { hasText: /^all$/ }).click();
+
 	// the workload's first phase: the first 15 % of the strip of its busiest thread
 	const strip = page.locator('.strip svg').first();
+	await strip.scrollIntoViewIfNeeded();
 	const box = await strip.boundingBox();
 	await page.mouse.move(box.x + box.width * 0.01, box.y + box.height / 2);
 	await page.mouse.down();
