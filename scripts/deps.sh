@@ -18,7 +18,10 @@ test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-u
 # (xz-utils is a build package too: CONFIG_REC_PACK compresses the recorder with xz)
 # tests/render: the pictures in a headless browser (playwright-core comes from npm), and
 # the pprof file read by go tool pprof and by protoc with pprof's own profile.proto
-test_pkgs="$test_pkgs chromium npm golang-go protobuf-compiler golang-github-google-pprof-dev"
+test_pkgs="$test_pkgs chromium golang-go protobuf-compiler golang-github-google-pprof-dev"
+# npm only where there is none: a machine whose Node.js is not Debian's has its own npm, and
+# Debian's npm package then cannot be installed beside it
+command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 
 case "${1:-all}" in
 kconfig) want=$kconfig_pkgs ;;
