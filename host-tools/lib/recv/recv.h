@@ -53,12 +53,16 @@ enum tp_recv_event {
 };
 
 struct tp_recv_conf {
-	int dirfd;			/* the output directory, opened O_DIRECTORY */
+	int dirfd;			/* the output directory, opened O_DIRECTORY; -1: no
+					 * files, the records only go to on_record */
 	size_t meta_max;		/* 0: TP_RECV_META_MAX */
 	const struct tp_log *log;	/* may be NULL */
 	void (*on_event)(void *ctx, enum tp_recv_event ev, const struct tp_recv_info *info);
 	/* serial lines: text that arrived between frames */
 	void (*on_text)(void *ctx, const char *origin, const uint8_t *text, size_t len);
+	/* every whole record as it is taken (optional; a live view): in the stream's byte
+	 * order (swapped), checked only for its size; a TRACING_DATA blob is not passed on */
+	void (*on_record)(void *ctx, const uint8_t *rec, size_t size, bool swapped);
 	void *ctx;
 };
 

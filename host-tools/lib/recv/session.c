@@ -183,6 +183,11 @@ static int add_data(struct tp_recv_sess *s, const uint8_t *p, size_t n, uint64_t
 {
 	int e;
 
+	if (s->conf.dirfd < 0) {	/* a live view only: nothing to write */
+		s->info.records += records;
+		s->info.samples += samples;
+		return 0;
+	}
 	if (!s->open && open_file(s))
 		return s->failed;
 	e = tp_writer__add(&s->w, p, n);
@@ -267,6 +272,8 @@ static int record(struct tp_recv_sess *s, const uint8_t *rec, size_t size)
 {
 	uint32_t type = tp_ld32(rec, s->swap);
 
+	if (s->conf.on_record)
+		s->conf.on_record(s->conf.ctx, rec, size, s->swap);
 	switch (type) {
 	case PERF_RECORD_HEADER_ATTR:
 		return add_attr(s, rec, size);
@@ -318,6 +325,8 @@ static size_t fast_path(struct tp_recv_sess *s, const uint8_t *p, size_t len)
 			break;
 		records++;
 		samples += type == PERF_RECORD_SAMPLE;
+		if (s->conf.on_record)
+			s->conf.on_record(s->conf.ctx, p + off, size, s->swap);
 		off += size;
 	}
 	if (off && add_data(s, p, off, records, samples))
@@ -423,7 +432,7 @@ void tp_recv_sess__close(struct tp_recv_sess *s, const char *why)
 	if (s->blob_left)
 		feat_drop(s, HEADER_TRACING_DATA);
 	/* attrs but no data yet: still a file, with no samples */
-	if (!s->open && s->nr_attrs && !s->failed)
+	if (!s->open && s->nr_attrs && !s->failed && s->conf.dirfd >= 0)
 		open_file(s);
 	if (s->open) {
 		int e;
