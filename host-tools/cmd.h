@@ -22,5 +22,6 @@ int cmd_annotate(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -12,7 +12,7 @@ host-san-flags := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOSTED=1 \
 	-DTP_VERSION='"$(VERSION)"' \
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
-TP_HOST_LIBS := -ldw -lelf -larchive -lcapstone -lz -lm
+TP_HOST_LIBS := -ldw -lelf -larchive -lcapstone -lz -lncurses -lm
 
 # (the shim's tp_strerror() is left out: host-tools/lib/common/error.c has the host's, the same
 # declaration, for errno values and the library's TP codes alike)

@@ -20,6 +20,7 @@ static const struct host_cmd commands[] = {
 	{ "pprof", cmd_pprof, "export the stacks as a pprof profile (go tool pprof, Pyroscope)" },
 	{ "diff", cmd_diff, "per-symbol differences between two recordings (two builds)" },
 	{ "recv", cmd_recv, "receive recordings streamed over TCP or a serial line" },
+	{ "top", cmd_top, "the hottest functions of a device that streams, live (like perf top)" },
 };
 
 static void usage(FILE *f)

@@ -8,7 +8,8 @@ kconfig_pkgs="kconfig-frontends-nox"
 build_pkgs="make gcc libc6-dev file binutils xz-utils gcc-i686-linux-gnu libc6-dev-i386-cross \
 gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 libc6-dev-armhf-cross libc6-dev-mips-cross libc6-dev-arm64-cross libc6-dev-mipsel-cross"
-host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev zlib1g-dev pkg-config clang libclang-rt-14-dev"
+host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev zlib1g-dev libncurses-dev \
+pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
 # tests/annotate: objdump for every target arch, the peer of annotate's disassembly
 test_pkgs="$test_pkgs binutils-multiarch"
