@@ -13,6 +13,8 @@ pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
 # tests/annotate: objdump for every target arch, the peer of annotate's disassembly
 test_pkgs="$test_pkgs binutils-multiarch"
+# tests/top: tinyperf top's screen is driven and read in a tmux pane
+test_pkgs="$test_pkgs tmux"
 # tests/qemu: the system emulators, the initramfs, the x86_64 PVH kernel (xz), and the
 # big-endian MIPS kernel build (bison flex bc)
 test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-utils bison flex bc"
