@@ -1,7 +1,7 @@
 /* `tinyperf top`'s records in: the stream's thread, map and header records are kept (a
- * pipe-mode perf.data in memory, without its samples), the samples of one refresh wait
- * beside them; at each tick both are read by the usual reader, session and symcache and the
- * samples go into the window, then only the samples are let go. */
+ * pipe-mode perf.data in memory, without its samples), the records of one refresh follow
+ * them as they came; at each tick all are read by the usual reader, session and symcache,
+ * the samples go into the window, and then only the samples are let go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,9 @@ struct tp_live {
 	struct tp_live_win *win;
 	struct tp_live_stats st;
 	bool swap;
-	uint8_t *buf;			/* pipe header, kept records, then this tick's samples */
+	uint8_t *buf;			/* pipe header, kept records, then this refresh's */
 	size_t len, cap;
-	size_t kept;			/* where the samples start */
+	size_t kept;			/* where this refresh's records start */
 	bool data;			/* records other than attrs came */
 	uint64_t tick_samples;
 	/* during a tick */
@@ -100,29 +100,25 @@ static int append(struct tp_live *l, const uint8_t *rec, size_t size)
 	return 0;
 }
 
-/* a record that belongs with the kept ones goes before the waiting samples */
-static int keep(struct tp_live *l, const uint8_t *rec, size_t size)
+/* after a tick: the refresh's records other than samples join the kept ones, in order */
+static void compact(struct tp_live *l)
 {
-	size_t waiting = l->len - l->kept;
+	size_t in = l->kept, out = l->kept;
 
-	if (append(l, rec, size))
-		return -TP_ERR_NOMEM;
-	if (waiting) {
-		/* rotate [samples | rec] into [rec | samples] */
-		uint8_t *tmp = malloc(size);
+	while (l->len - in >= 8) {
+		uint32_t type = tp_ld32(l->buf + in, l->swap);
+		uint16_t size = tp_ld16(l->buf + in + 6, l->swap);
 
-		if (!tmp) {
-			l->len -= size;
-			return -TP_ERR_NOMEM;
+		if (size < 8 || size > l->len - in)
+			break;		/* not reached: only whole records are appended */
+		if (type != PERF_RECORD_SAMPLE) {
+			memmove(l->buf + out, l->buf + in, size);
+			out += size;
 		}
-		memcpy(tmp, l->buf + l->len - size, size);
-		memmove(l->buf + l->kept + size, l->buf + l->kept, waiting);
-		memcpy(l->buf + l->kept, tmp, size);
-		free(tmp);
+		in += size;
 	}
-	l->kept += size;
-	l->st.state_bytes += size;
-	return 0;
+	l->len = l->kept = out;
+	l->st.state_bytes = out - PIPE_HEADER;
 }
 
 void tp_live__record(struct tp_live *l, const uint8_t *rec, size_t size, bool swapped)
@@ -159,7 +155,7 @@ void tp_live__record(struct tp_live *l, const uint8_t *rec, size_t size, bool sw
 	case PERF_RECORD_UNTHROTTLE:
 		return;
 	}
-	if (keep(l, rec, size))
+	if (append(l, rec, size))
 		l->st.error = -TP_ERR_NOMEM;
 }
 
@@ -241,10 +237,10 @@ int tp_live__tick(struct tp_live *l)
 {
 	int e = 0;
 
-	if (l->len > l->kept)
+	if (l->tick_samples)	/* thread and map records alone change no row */
 		e = walk(l);
 	l->st.error = e;
-	l->len = l->kept;
+	compact(l);
 	l->st.tick_samples = l->tick_samples;
 	l->tick_samples = 0;
 	tp_live_win__tick(l->win);
