@@ -306,13 +306,17 @@ static bool find_map(uint64_t addr, struct proc_map *m)
 static int stream(struct tp_live *l, const struct proc_map *m, const char *comm, int hot,
 		  int cold, uint64_t lost, bool header)
 {
+	/* a task-clock event as the recorder opens it: the thread and map records carry a
+	 * sample_id trailer (time 0: they sort before every sample) */
+	uint64_t type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = PERF_ATTR_SIZE_VER5,
-				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1,
-				     .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-						    PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD };
-	static const uint64_t ids[] = { 1 };
-	const struct tp_writer_attr wa = { &a, "cpu-clock", ids, 1 };
-	struct tp_rec_fmt fmt = { 0, false };
+				     .config = PERF_COUNT_SW_TASK_CLOCK, .sample_freq = 999,
+				     .sample_type = type,
+				     .flags = PERF_ATTR_FLAG_FREQ | PERF_ATTR_FLAG_SAMPLE_ID_ALL };
+	static const uint64_t ids[] = { 77 };
+	const struct tp_writer_attr wa = { &a, "task-clock", ids, 1 };
+	struct tp_rec_fmt fmt = { tp_id_hdr_size(type), false };
 	static struct mem_sink ms;
 	static uint8_t recs[1 << 15];
 	static uint64_t time = 1000;
@@ -331,16 +335,17 @@ static int stream(struct tp_live *l, const struct proc_map *m, const char *comm,
 		n += r > 0 ? (size_t)r : 0;
 	}
 	for (int i = 0; i < hot + cold; i++) {
-		struct tp_sample smp = { .ip = (uintptr_t)(i < hot ? live_hot_function :
-							   live_cold_function),
-					 .pid = 4242, .tid = 4242, .time = time++, .period = 1 };
+		struct tp_sample smp = { .id = 77, .ip = (uintptr_t)(i < hot ?
+					 live_hot_function : live_cold_function),
+					 .pid = 4242, .tid = 4242, .time = time++, .cpu = 1,
+					 .period = 1000 };
 
 		r = tp_rec__sample(recs + n, sizeof(recs) - n, &fmt, a.sample_type,
 				   PERF_RECORD_MISC_USER, &smp);
 		n += r > 0 ? (size_t)r : 0;
 	}
 	if (lost) {
-		r = tp_rec__lost(recs + n, sizeof(recs) - n, &fmt, 1, lost);
+		r = tp_rec__lost(recs + n, sizeof(recs) - n, &fmt, 77, lost);
 		n += r > 0 ? (size_t)r : 0;
 	}
 	if (header) {
