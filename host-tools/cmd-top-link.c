@@ -37,7 +37,7 @@ struct top_link {
 	uint64_t frames_lost;		/* of the lines closed before */
 };
 
-static int64_t now_ms(void)
+int64_t top_now_ms(void)
 {
 	struct timespec ts;
 
@@ -91,7 +91,7 @@ static void link_down(struct top_link *l, bool complete, const char *why)
 	l->line = NULL;
 	l->fd = -1;
 	l->connecting = false;
-	l->retry_at = now_ms() + RETRY_MS;
+	l->retry_at = top_now_ms() + RETRY_MS;
 	l->ended = l->c.kind == TOP_PIPE;
 	if (complete)
 		set_state(l, "stream ended: %s", waiting_text(l, w, sizeof(w)));
@@ -110,7 +110,7 @@ static int new_conn(struct top_link *l, int fd, const char *peer)
 		return e;
 	}
 	l->fd = fd;
-	l->last_rx = now_ms();
+	l->last_rx = top_now_ms();
 	if (l->c.on_restart)
 		l->c.on_restart(l->c.ctx);
 	set_state(l, "receiving from %s", peer);
@@ -140,11 +140,11 @@ static void connect_step(struct top_link *l, short revents)
 	int e;
 
 	if (!l->connecting) {
-		if (now_ms() < l->retry_at)
+		if (top_now_ms() < l->retry_at)
 			return;
 		e = tp_recv_connect_start(&l->addr, l->alen);
 		if (e < 0) {
-			l->retry_at = now_ms() + RETRY_MS;
+			l->retry_at = top_now_ms() + RETRY_MS;
 			return;
 		}
 		l->fd = e;
@@ -158,7 +158,7 @@ static void connect_step(struct top_link *l, short revents)
 	if (e) {
 		close(l->fd);
 		l->fd = -1;
-		l->retry_at = now_ms() + RETRY_MS;
+		l->retry_at = top_now_ms() + RETRY_MS;
 		set_state(l, "cannot connect to %s (%s): trying again every second", l->where,
 			  cmd_error_text(eb, sizeof(eb), NULL, e));
 		return;
@@ -180,7 +180,7 @@ static int open_line(struct top_link *l, bool first)
 				fd == -EINVAL ? " (give DEV or DEV,BAUD)" : "");
 			return -1;
 		}
-		l->retry_at = now_ms() + RETRY_MS;
+		l->retry_at = top_now_ms() + RETRY_MS;
 		return 0;
 	}
 	snprintf(l->where, sizeof(l->where), "%s", dev);
@@ -190,7 +190,7 @@ static int open_line(struct top_link *l, bool first)
 		return -1;
 	}
 	l->fd = fd;
-	l->last_rx = now_ms();
+	l->last_rx = top_now_ms();
 	if (l->c.on_restart)
 		l->c.on_restart(l->c.ctx);
 	set_state(l, "serial %s: waiting for frames", dev);
@@ -211,7 +211,7 @@ static void read_link(struct top_link *l)
 			  "the connection closed mid-stream");
 		return;
 	}
-	l->last_rx = now_ms();
+	l->last_rx = top_now_ms();
 	if (l->line) {
 		tp_recv_line__feed(l->line, buf, (size_t)n);
 		l->unflushed = true;
@@ -368,9 +368,9 @@ void top_link__step(struct top_link *l, const struct pollfd *p, int n)
 	}
 	if (l->fd < 0 && l->c.kind == TOP_CONNECT)
 		connect_step(l, 0);
-	if (l->fd < 0 && l->c.kind == TOP_SERIAL && now_ms() >= l->retry_at)
+	if (l->fd < 0 && l->c.kind == TOP_SERIAL && top_now_ms() >= l->retry_at)
 		open_line(l, false);
-	if (l->line && l->unflushed && now_ms() - l->last_rx >= IDLE_MS) {
+	if (l->line && l->unflushed && top_now_ms() - l->last_rx >= IDLE_MS) {
 		tp_recv_line__idle(l->line);
 		l->unflushed = false;
 	}
@@ -378,7 +378,7 @@ void top_link__step(struct top_link *l, const struct pollfd *p, int n)
 
 const char *top_link__state(struct top_link *l)
 {
-	int64_t quiet = now_ms() - l->last_rx;
+	int64_t quiet = top_now_ms() - l->last_rx;
 
 	if (l->line && quiet >= QUIET_MS)
 		set_state(l, "serial %s: quiet for %lld s", l->where, (long long)(quiet / 1000));

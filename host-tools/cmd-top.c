@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "host-tools/cli/input.h"
@@ -42,14 +41,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void on_log(void *ctx, enum tp_log_level level, const char *msg)
@@ -118,13 +109,13 @@ static void refresh_view(struct top *t, double secs, bool tick)
 
 static void loop(struct top *t)
 {
-	int64_t period = (int64_t)(t->delay * 1000), last = now_ms(), next = last + period;
+	int64_t period = (int64_t)(t->delay * 1000), last = top_now_ms(), next = last + period;
 	unsigned long done = 0;
 
 	while (!stop && !t->v.quit) {
 		struct pollfd p[3];
 		int n = top_link__fds(t->link, p), kfd = top_view__key_fd(&t->v);
-		int64_t now = now_ms(), wait = next - now;
+		int64_t now = top_now_ms(), wait = next - now;
 		bool ended;
 
 		if (kfd >= 0)
@@ -137,7 +128,7 @@ static void loop(struct top *t)
 		/* keys (and a terminal resized: KEY_RESIZE) are drawn at once */
 		if (top_view__keys(&t->v) && !t->v.quit)
 			refresh_view(t, 0, false);
-		now = now_ms();
+		now = top_now_ms();
 		/* --stdio of a pipe ends with it, after a last block */
 		ended = t->v.stdio && top_link__ended(t->link);
 		if (now >= next || ended) {
@@ -231,23 +222,15 @@ static int parse(struct top *t, int argc, char **argv)
 		{ "hide-kernel", no_argument, NULL, 'K' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "help", no_argument, NULL, 'h' },
-		{ "sysroot", required_argument, NULL, CMD_SYM_SYSROOT },
-		{ "symfs", required_argument, NULL, CMD_SYM_SYSROOT },
-		{ "debug-dir", required_argument, NULL, CMD_SYM_DEBUG_DIR },
-		{ "buildid-dir", required_argument, NULL, CMD_SYM_BUILDID_DIR },
-		{ "vmlinux", required_argument, NULL, CMD_SYM_VMLINUX },
-		{ "kallsyms", required_argument, NULL, CMD_SYM_KALLSYMS },
-		{ "offline", no_argument, NULL, CMD_SYM_OFFLINE },
-		{ "strict", no_argument, NULL, CMD_SYM_STRICT },
-		{ "no-demangle", no_argument, NULL, CMD_SYM_NO_DEMANGLE },
+		CMD_SYM_LONGOPTS,	/* after --comm and --dso: top's own come first */
 		{ NULL, 0, NULL, 0 },
 	};
 	double d;
-	int c, rc = -1;
+	int c, rc = -1, idx = 0;
 
 	optind = 1;
 	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:d:n:E:Khk:", opts, NULL)) != -1) {
+	while (rc < 0 && (c = getopt_long(argc, argv, ":i:o:d:n:E:Khk:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); rc = 0; break;
 		case OPT_LISTEN: rc = set_input(t, TOP_LISTEN, optarg); break;
@@ -282,8 +265,18 @@ static int parse(struct top *t, int argc, char **argv)
 				rc = 2;
 			}
 			break;
-		case OPT_COMM: snprintf(t->v.comm, sizeof(t->v.comm), "%s", optarg); break;
-		case OPT_DSO: snprintf(t->v.dso, sizeof(t->v.dso), "%s", optarg); break;
+		case OPT_COMM: case CMD_SYM_COMM:	/* --comms as --comm */
+			snprintf(t->v.comm, sizeof(t->v.comm), "%s", optarg);
+			break;
+		case OPT_DSO: case CMD_SYM_DSO:
+			snprintf(t->v.dso, sizeof(t->v.dso), "%s", optarg);
+			break;
+		case CMD_SYM_TIME: case CMD_SYM_PID: case CMD_SYM_TID: case CMD_SYM_SYMBOL:
+		case CMD_SYM_LINES: case CMD_SYM_INLINE:
+			fprintf(stderr, "tinyperf: top: --%s is report's, not top's: filter with "
+				"--comm, --dso and the keys\n", opts[idx].name);
+			rc = 2;
+			break;
 		case 'K': t->v.filter.hide_kernel = true; break;
 		case OPT_STDIO: t->v.stdio = true; break;
 		default:

@@ -42,6 +42,8 @@ uint64_t top_link__frames_lost(const struct top_link *l);
 bool top_link__ended(const struct top_link *l);
 /* the last file saved with -o, or NULL */
 const char *top_link__saved(const struct top_link *l);
+/* the monotonic clock in milliseconds: the link's retries, the refreshes */
+int64_t top_now_ms(void);
 
 struct top_view {
 	bool stdio;			/* plain blocks on stdout, no keys */
