@@ -172,7 +172,8 @@ static void usage(FILE *f)
 		"  --debug-dir DIR        more places for unstripped files (repeatable)\n"
 		"  --buildid-dir DIR      perf's build-id cache (default ~/.debug; '' for none)\n"
 		"  -k, --vmlinux FILE     the kernel image; --kallsyms FILE a copy of its kallsyms\n"
-		"  --offline, --strict, --no-demangle   as for tinyperf report\n"
+		"  --strict, --no-demangle  as for tinyperf report; no debuginfod (a download\n"
+		"                         would freeze the view; --offline is taken, and implied)\n"
 		"Keys: q quit, s/S next/previous sort, c comm filter, d DSO filter (a substring,\n"
 		"Enter to apply, empty for all, Esc to cancel), k kernel functions on/off.\n"
 		"Ctrl-C stops too; with -o the files are finished first.\n");
@@ -309,6 +310,9 @@ static int run(struct top *t)
 
 	t->log = (struct tp_log){ on_log, t };
 	t->cs.conf.sym.log = t->log;
+	/* the symbols are looked up at every refresh, in the loop: a debuginfod download
+	 * there would freeze the view and the link */
+	t->cs.conf.sym.offline = true;
 	lc.sym = &t->cs.conf;
 	e = tp_live__new(&t->live, &lc);
 	if (e) {
