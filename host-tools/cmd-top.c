@@ -29,6 +29,7 @@ struct top {
 	struct tp_log log;
 	double delay;
 	unsigned long refreshes;	/* 0: until q */
+	double rate;			/* samples per second over the last refresh */
 	/* what was logged: the newest warning, and the ones already printed (--stdio) */
 	char note[256];
 	uint32_t said[NOTES];
@@ -79,7 +80,7 @@ static void on_restart(void *ctx)
 
 /* ---- the loop ---- */
 
-static void status(struct top *t, struct top_status *st, double secs)
+static void status(struct top *t, struct top_status *st)
 {
 	const struct tp_live_stats *ls = tp_live__stats(t->live);
 	const char *saved = top_link__saved(t->link);
@@ -87,7 +88,7 @@ static void status(struct top *t, struct top_status *st, double secs)
 	if (saved)
 		snprintf(t->note, sizeof(t->note), "saved %s", saved);
 	st->link = top_link__state(t->link);
-	st->rate = secs > 0 ? ls->tick_samples / secs : 0;
+	st->rate = t->rate;
 	st->samples = ls->samples;
 	st->lost = ls->lost;
 	st->frames_lost = top_link__frames_lost(t->link);
@@ -103,7 +104,10 @@ static void refresh_view(struct top *t, double secs, bool tick)
 	if (e)
 		snprintf(t->note, sizeof(t->note), "cannot symbolize: %s",
 			 cmd_error_text(eb, sizeof(eb), NULL, e));
-	status(t, &st, secs);
+	/* a redraw between refreshes (a key) keeps the last refresh's rate */
+	if (tick)
+		t->rate = secs > 0 ? tp_live__stats(t->live)->tick_samples / secs : 0;
+	status(t, &st);
 	top_view__draw(&t->v, tp_live__window(t->live), &st);
 }
 
@@ -247,7 +251,14 @@ static int parse(struct top *t, int argc, char **argv)
 			rc = set_input(t, TOP_PIPE, optarg);
 			break;
 		case 'o': t->lc.out = optarg; break;
-		case 'd': rc = number(optarg, "-d", 3600, &t->delay); break;
+		case 'd':
+			rc = number(optarg, "-d", 3600, &t->delay);
+			if (rc < 0 && t->delay < 0.1) {
+				fprintf(stderr, "tinyperf: top: -d %s: give 0.1 seconds or more\n",
+					optarg);
+				rc = 2;
+			}
+			break;
 		case 'n':
 			if ((rc = number(optarg, "-n", 1e9, &d)) < 0)
 				t->refreshes = (unsigned long)d;
