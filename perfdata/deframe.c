@@ -148,7 +148,7 @@ static bool frame_ok(const uint8_t *raw, size_t n)
 static bool deliver(struct tp_deframer *d, const uint8_t *raw, size_t n, bool text,
 		    bool recovered)
 {
-	struct tp_frame f;
+	struct tp_wire_frame f;
 	uint32_t lost;
 
 	if (!frame_ok(raw, n))

@@ -89,7 +89,7 @@ int tp_frame__encode_text(char *out, size_t cap, uint8_t type, uint16_t seq,
 
 /* ---- the streaming decoder ---- */
 
-struct tp_frame {
+struct tp_wire_frame {
 	uint8_t type;
 	uint16_t seq;
 	bool text;		/* arrived as a text line */
@@ -113,7 +113,7 @@ struct tp_deframer_stats {
 
 struct tp_deframer_ops {
 	/* a good frame; lost: frames missing right before it (sequence gap) */
-	void (*on_frame)(void *ctx, const struct tp_frame *f, uint32_t lost);
+	void (*on_frame)(void *ctx, const struct tp_wire_frame *f, uint32_t lost);
 	/* console text that arrived between frames */
 	void (*on_text)(void *ctx, const uint8_t *text, size_t len);
 	void *ctx;

@@ -25,7 +25,7 @@ struct got {
 	size_t text_len;
 };
 
-static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
+static void on_frame(void *ctx, const struct tp_wire_frame *f, uint32_t lost)
 {
 	struct got *g = ctx;
 

@@ -178,7 +178,7 @@ static void head_piece(struct tp_recv_line *l, const uint8_t *p, size_t n)
 	l->head_done = l->head_have == l->head_total;
 }
 
-static void on_frame(void *ctx, const struct tp_frame *f, uint32_t lost)
+static void on_frame(void *ctx, const struct tp_wire_frame *f, uint32_t lost)
 {
 	struct tp_recv_line *l = ctx;
 	struct tp_recv_info *info;
