@@ -322,14 +322,7 @@ static bool cached(struct bc *b, const struct tp_dso *d, struct tp_bidkey *k)
 {
 	char path[PATH_MAX];
 
-	memset(k, 0, sizeof(*k));
-	if (d->build_id_size) {
-		memcpy(k->build_id, d->build_id, d->build_id_size);
-		k->build_id_len = d->build_id_size;
-		tp_bidkey__trim(k);
-	} else {
-		k->text_hash = d->text_hash;
-	}
+	tp_bidkey__of(k, d->build_id, d->build_id_size, d->text_hash);
 	if (!strcmp(d->name, "[kernel.kallsyms]"))
 		return tp_bidcache__find(b->c, k, TP_BID_KALLSYMS, path, sizeof(path)) ||
 		       tp_bidcache__find(b->c, k, TP_BID_ELF, path, sizeof(path));

@@ -106,18 +106,6 @@ static int pack(struct plan *pl, const char *name, const struct tp_bidkey *k,
 	return err;
 }
 
-static void key_of(const struct tp_dso *d, struct tp_bidkey *k)
-{
-	memset(k, 0, sizeof(*k));
-	if (d->build_id_size) {
-		memcpy(k->build_id, d->build_id, d->build_id_size);
-		k->build_id_len = d->build_id_size;
-		tp_bidkey__trim(k);
-	} else {
-		k->text_hash = d->text_hash;
-	}
-}
-
 static int user_dso(struct plan *pl, const struct tp_dso *d)
 {
 	const char *files[TP_BID_NR] = { NULL };
@@ -140,7 +128,7 @@ static int user_dso(struct plan *pl, const struct tp_dso *d)
 			     d->name);
 		return 0;
 	}
-	key_of(d, &k);
+	tp_bidkey__of(&k, d->build_id, d->build_id_size, d->text_hash);
 	tp_bidkey__str(&k, id, sizeof(id));
 	err = tp_symbolizer__dso(pl->sym, d->name, d->build_id, d->build_id_size, d->text_hash,
 				 &sd);
@@ -237,7 +225,7 @@ static int kernel(struct plan *pl, struct tp_session *s, const struct tp_feature
 			     "kernel symbols are not archived");
 		return 0;
 	}
-	key_of(d, &k);
+	tp_bidkey__of(&k, d->build_id, d->build_id_size, d->text_hash);
 	tp_bidkey__str(&k, id, sizeof(id));
 	tp_session__kernel_ref(s, &ref_name, &ref_addr);
 	err = tp_symbolizer__kernel(pl->sym, f ? f->osrelease : NULL, d->build_id,

@@ -91,6 +91,18 @@ void tp_bidkey__trim(struct tp_bidkey *k)
 		k->build_id_len -= 4;
 }
 
+void tp_bidkey__of(struct tp_bidkey *k, const uint8_t *build_id, size_t len, uint64_t text_hash)
+{
+	memset(k, 0, sizeof(*k));
+	if (len) {
+		memcpy(k->build_id, build_id, len);
+		k->build_id_len = len;
+		tp_bidkey__trim(k);
+	} else {
+		k->text_hash = text_hash;
+	}
+}
+
 bool tp_bidcache_name_ok(const char *name)
 {
 	static const char *const own[] = { "/.build-id", "/.text-hash", "/.tinyperf" };

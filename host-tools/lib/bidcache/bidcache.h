@@ -61,6 +61,9 @@ int tp_bidkey__str(const struct tp_bidkey *k, char *buf, size_t size);
 int tp_bidkey__parse(struct tp_bidkey *k, const char *s);
 /* perf pads ids shorter than 20 bytes with zeros in records without a size: drop that */
 void tp_bidkey__trim(struct tp_bidkey *k);
+/* the key of a recorded identity: its build-id (trimmed) when it has one (len <=
+ * TP_BIDKEY_MAX), else its text hash */
+void tp_bidkey__of(struct tp_bidkey *k, const uint8_t *build_id, size_t len, uint64_t text_hash);
 
 /* Paths by layout, for readers that need no cache object (the symbolizer):
  * <dir>/.build-id/xx/yyyy/<kind> or <dir>/.text-hash/xx/yyyy/<kind>. 0, or -1 if too long. */
