@@ -14,6 +14,9 @@ T_NAME=fuzz-reader
 . "$src/tests/lib.sh"
 
 mkdir -p "$out/corpus" || exit 1
+# the libraries the host tool links (host-tools/host.mk's TP_HOST_LIBS), read from there so
+# that a library a new layer brings in is linked here too
+libs=$(sed -n 's/^TP_HOST_LIBS := //p' "$src/host-tools/host.mk")
 # the same sources as the host library build (host-tools/host.mk), without main and commands
 # (and without the shim's tp_strerror: the host library has its own)
 srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perfdata/*.c \
@@ -22,7 +25,7 @@ srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perf
 # shellcheck disable=SC2086
 if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-o "$out/fuzz-reader" $srcs -ldw -lelf -larchive 2>"$out/build.log"; then
+	-o "$out/fuzz-reader" $srcs $libs 2>"$out/build.log"; then
 	fail "build with $clang -fsanitize=fuzzer: $(grep -m1 -i error "$out/build.log")"
 	done_tests
 	exit 1
