@@ -92,9 +92,8 @@ static int describe(struct pprof *pp)
 		struct tp_pprof_event *e = &pp->events[pp->conf.nr_events];
 		const char *name = cmd_sym__event_name(a, pp->names[i], sizeof(pp->names[i]));
 
-		if (!pp->st.events[i].counts)
+		if (!pp->st.events[i].periods)
 			continue;
-		e->counts = pp->st.events[i].counts;
 		e->periods = pp->st.events[i].periods;
 		e->period = a && !(a->attr.flags & PERF_ATTR_FLAG_FREQ) ? a->attr.sample_period : 0;
 		e->type = !strcmp(name, "cpu-clock") ? "cpu" : name;
@@ -103,6 +102,7 @@ static int describe(struct pprof *pp)
 		pp->conf.nr_events++;
 	}
 	pp->conf.events = pp->events;
+	pp->conf.addr_ids = true;
 	for (size_t i = 0; i < 4; i++) {
 		if (!facts[i][1])
 			continue;
@@ -136,6 +136,8 @@ int cmd_pprof(int argc, char **argv)
 		return 1;
 	cmd_stacks__init(&pp->st);
 	pp->st.per_event = true;
+	pp->st.cs.conf.addr_ids = true;		/* a Location per address */
+	pp->st.cs.conf.sym.want_lines = true;	/* with its file:line */
 	pp->in = "perf.data";
 	pp->out = "profile.pb.gz";
 	rc = parse(pp, argc, argv);

@@ -35,7 +35,7 @@ static int stack_of(struct cmd_stacks *st, const struct tp_event *ev, struct tp_
 	return tp_symcache__resolve(st->cs.c, loc, &st->one, &off);
 }
 
-/* into the attr's pair of hists (made when first met) */
+/* into the attr's hist (made when first met) */
 static int add_per_event(struct cmd_stacks *st, const struct tp_attr *a, struct tp_hsample *hs)
 {
 	struct tp_hconf conf = { .keys = { TP_HKEY_COMM, TP_HKEY_PID, TP_HKEY_TID }, .nr_keys = 3,
@@ -52,12 +52,8 @@ static int add_per_event(struct cmd_stacks *st, const struct tp_attr *a, struct 
 		st->nr_events = cap;
 	}
 	e = &st->events[i];
-	if (!e->counts)
-		err = tp_hist__new(&e->counts, &conf);
-	if (!err && !e->periods)
+	if (!e->periods)
 		err = tp_hist__new(&e->periods, &conf);
-	if (!err)
-		err = tp_hist__add(e->counts, hs);
 	hs->weight = st->period;
 	return err ? err : tp_hist__add(e->periods, hs);
 }
@@ -163,7 +159,6 @@ int cmd_stacks__collect(struct cmd_stacks *st, const char *cmd, const char *path
 void cmd_stacks__close(struct cmd_stacks *st)
 {
 	for (size_t i = 0; i < st->nr_events; i++) {
-		tp_hist__delete(st->events[i].counts);
 		tp_hist__delete(st->events[i].periods);
 	}
 	free(st->events);

@@ -1,7 +1,7 @@
 /* What the commands that draw or export whole stacks share (flamegraph, pprof, report
  * --html): one recording walked with the report's filters and -e into a hist of call paths
  * per comm, one sample counting one, as script --folded counts them; or per event and
- * thread, with periods too; or each sample to a hook. And their option loop and output
+ * thread, weighted by their periods; or each sample to a hook. And their option loop and output
  * file. CLI code: it prints. */
 #ifndef TINYPERF_HOST_TOOLS_CLI_STACKS_H
 #define TINYPERF_HOST_TOOLS_CLI_STACKS_H
@@ -15,7 +15,7 @@
 
 struct cmd_stacks {
 	struct cmd_sym cs;		/* its options set before cmd_stacks__collect() */
-	bool per_event;			/* set before too: counts and periods, not h */
+	bool per_event;			/* set before too: a hist per event, not h */
 	const char *event;		/* and -e: only this event's samples (NULL: all) */
 	bool *event_ok;			/* by attr index, from event */
 	uint32_t nr_attrs;
@@ -26,10 +26,10 @@ struct cmd_stacks {
 	uint64_t lost_samples, lost_events;	/* as the recording reports them */
 	struct cmd_input ci;
 	struct tp_hist *h;		/* keyed by comm, with paths */
-	/* per_event: by attr index, keyed by comm, pid and tid, the samples counted one each
-	 * and weighted by their period (NULL for an event without samples) */
+	/* per_event: by attr index, keyed by comm, pid and tid, the samples weighted by their
+	 * period (a path's samples are its nodes' count; NULL for an event without samples) */
 	struct cmd_stacks_event {
-		struct tp_hist *counts, *periods;
+		struct tp_hist *periods;
 	} *events;
 	size_t nr_events;
 	uint64_t first_time, last_time;	/* of the samples kept that have one */

@@ -6,7 +6,7 @@
 # the SVG in headless Chromium (playwright-core from npm, Debian's chromium): no console
 # error, the hot frame visible and the widest leaf, click zooms, search totals, a PNG. The
 # pprof file is read by go tool pprof (-top against report's percentages, -raw for the
-# build-ids) and by protoc with the profile.proto of Debian's golang-github-google-pprof-dev.
+# build-ids and each sampled address with perf's source line for it) and by protoc with the profile.proto of Debian's golang-github-google-pprof-dev.
 # The speedscope file has a profile per thread with script --folded's stacks, is valid
 # against npm's speedscope schema (ajv) and loads in speedscope's own page (file://). The
 # HTML report fetches nothing, and in Chromium a drag over a thread's time strip changes its
@@ -163,6 +163,14 @@ pprof_checks() {
 	bid=$("$tp" buildid-list -i "$work/main.data" 2>/dev/null | awk '$2 ~ /\/wl$/ { print $1 }')
 	check "pprof -raw: wl's mapping has its build-id ${bid:-(none recorded)}" \
 		grep -q "/wl $bid" "$work/pprof.raw"
+	# a Location per sampled address, with its source line: perf's own, from its srcline
+	perf script -i "$work/main.data" -G -F ip,sym,srcline --show-mmap-events \
+		>"$work/main.srclines" 2>/dev/null
+	out=$(python3 "$here/pprofaddrs.py" "$work/pprof.raw" "$work/main.srclines" render_b wl)
+	check "${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+	gp -lines -top "$work/main.pb.gz" >"$work/pprof.lines" 2>&1
+	check "pprof -lines -top: render_b's lines in tests/render/wl.c, $(grep -c ' render_b .*wl\.c:[0-9]' "$work/pprof.lines") of them" \
+		grep -q ' render_b [^ ]*tests/render/wl\.c:1[0-9]$' "$work/pprof.lines"
 	# the kernel's: sysc spends half its time there
 	wls=$("$src/tests/workloads/build.sh" "$work/workloads")
 	perf record -q -e cpu-clock -F 2000 -g -o "$work/sysc.data" -- "$wls/sysc" 0.3 >/dev/null 2>&1
@@ -186,8 +194,9 @@ pprof_checks() {
 	"$tp" pprof -i "$work/inline.data" --inline -o "$work/inline.pb.gz" 2>/dev/null
 	gp -raw "$work/inline.pb.gz" >"$work/inline.raw" 2>&1
 	gp -top "$work/inline.pb.gz" >"$work/inline.top" 2>&1
-	check "pprof --inline: step's Line inside walk's location, 'step (inline)' on top of -top" \
-		sh -c "grep -A1 ' M=[0-9]* step :0 s=0\$' '$work/inline.raw' | grep -q '^ *walk :0 s=0\$' &&
+	check "pprof --inline: step's Line (at its loop) inside walk's location (at the call, line 20), 'step (inline)' on top of -top" \
+		sh -c "grep -A1 ' M=[0-9]* step [^ ]*inline-wl.c:1[0-4] s=0\$' '$work/inline.raw' |
+		       grep -q '^ *walk [^ ]*inline-wl.c:20 s=0\$' &&
 		       grep -A1 'flat%' '$work/inline.top' |
 		       grep -q 'step (inline)'"
 	# perf's pipe mode, from stdin

@@ -275,6 +275,40 @@ static void test_paths(void)
 	case_end(&c);
 }
 
+static int count_samples(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
+			 uint32_t nr, uint64_t weight, uint64_t samples)
+{
+	struct paths *p = ctx;
+
+	(void)e;
+	(void)frames;
+	p->nr += (unsigned)samples;
+	p->weight += weight;
+	p->main_first = p->main_first && nr;
+	return 0;
+}
+
+static void test_paths_nr(void)
+{
+	struct tcase c = case_begin("paths with their samples: weights and counts, 0 weights too");
+	struct tp_hist *h = make(true, 1, TP_HKEY_COMM);
+	struct paths p = { .main_first = true }, w = { 0 };
+
+	add(h, 1, 10, (uint32_t[]){ 3, 1, 0 });
+	add(h, 1, 30, (uint32_t[]){ 3, 1, 0 });
+	add(h, 1, 0, (uint32_t[]){ 2, 1, 0 });		/* a sample of period 0 */
+	tp_hist__finish(h, true);
+	EXPECT(&c, "walk", 0, tp_hist__each_path_nr(h, count_samples, &p));
+	EXPECT(&c, "samples, the one that weighed 0 too", 3, p.nr);
+	EXPECT(&c, "weights", 40, p.weight);
+	EXPECT_TRUE(&c, "frames", p.main_first);
+	EXPECT(&c, "each_path leaves out the path of weight 0", 0,
+	       tp_hist__each_path(h, count_path, &w));
+	EXPECT(&c, "so one path", 1, w.nr);
+	tp_hist__delete(h);
+	case_end(&c);
+}
+
 static void test_filters(void)
 {
 	struct tcase c = case_begin("filters: lists, ids, time ranges in seconds");
@@ -419,6 +453,7 @@ int main(void)
 	test_children();
 	test_graphs();
 	test_paths();
+	test_paths_nr();
 	test_filters();
 	test_srcline();
 	return check_summary("test-hist");

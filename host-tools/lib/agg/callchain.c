@@ -402,10 +402,11 @@ out:
 	return err;
 }
 
-int tp_hist__each_path(struct tp_hist *h,
-		       int (*fn)(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
-				 uint32_t nr, uint64_t weight),
-		       void *ctx)
+int tp_hist__each_path_nr(struct tp_hist *h,
+			  int (*fn)(void *ctx, const struct tp_hentry *e,
+				    const struct tp_frame *frames, uint32_t nr, uint64_t weight,
+				    uint64_t samples),
+			  void *ctx)
 {
 	struct tp_frame *buf;
 	int err = 0;
@@ -420,7 +421,7 @@ int tp_hist__each_path(struct tp_hist *h,
 		const struct tp_hctx *c;
 		uint32_t n = i, depth = 0;
 
-		if (!h->nodes[i].self || h->nodes[i].parent == TP_HNONE)
+		if ((!h->nodes[i].self && !h->nodes[i].nr) || h->nodes[i].parent == TP_HNONE)
 			continue;
 		for (; h->nodes[n].parent != TP_HNONE; n = h->nodes[n].parent)
 			depth++;
@@ -433,8 +434,33 @@ int tp_hist__each_path(struct tp_hist *h,
 		n = i;
 		for (uint32_t d = depth; d-- > 0; n = h->nodes[n].parent)
 			buf[d] = h->nodes[n].frame;
-		err = fn(ctx, &e, buf, depth, h->nodes[i].self);
+		err = fn(ctx, &e, buf, depth, h->nodes[i].self, h->nodes[i].nr);
 	}
 	free(buf);
 	return err;
+}
+
+struct weight_only {
+	int (*fn)(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
+		  uint32_t nr, uint64_t weight);
+	void *ctx;
+};
+
+static int weight_only(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
+		       uint32_t nr, uint64_t weight, uint64_t samples)
+{
+	const struct weight_only *w = ctx;
+
+	(void)samples;
+	return weight ? w->fn(w->ctx, e, frames, nr, weight) : 0;
+}
+
+int tp_hist__each_path(struct tp_hist *h,
+		       int (*fn)(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
+				 uint32_t nr, uint64_t weight),
+		       void *ctx)
+{
+	struct weight_only w = { fn, ctx };
+
+	return tp_hist__each_path_nr(h, weight_only, &w);
 }

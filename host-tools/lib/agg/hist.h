@@ -153,5 +153,12 @@ int tp_hist__each_path(struct tp_hist *h,
 		       int (*fn)(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
 				 uint32_t nr, uint64_t weight),
 		       void *ctx);
+/* the same, with the number of samples too (a path whose samples all weighed 0 is walked,
+ * with weight 0) */
+int tp_hist__each_path_nr(struct tp_hist *h,
+			  int (*fn)(void *ctx, const struct tp_hentry *e,
+				    const struct tp_frame *frames, uint32_t nr, uint64_t weight,
+				    uint64_t samples),
+			  void *ctx);
 
 #endif

@@ -48,6 +48,9 @@ struct tp_symcache_conf {
 	struct tp_symconf sym;	/* for the symbolizer; its log also gets every message */
 	const struct tp_features *features;	/* osrelease, read when the kernel is first met */
 	bool no_demangle;	/* keep C++ names mangled */
+	/* each frame's line is the id of the address it was sampled at (tp_symcache__addr()),
+	 * so that call paths tell a function's addresses apart (pprof's Locations) */
+	bool addr_ids;
 };
 
 /* one sample's stack, callee order ([0] where it hit); the arrays are reused */
@@ -95,6 +98,9 @@ const struct tp_symres *tp_symcache__where(struct tp_symcache *c, uint32_t dso, 
  * basename and symbols by address, so the same program built twice at two paths (or run
  * from two copies) makes one entry. For tp_hconf.key_of (ctx: the symcache). */
 struct tp_frame tp_symcache__key_frame(void *c, struct tp_frame f);
+/* conf.addr_ids: the DSO id and the address (as in tp_chain_at.addr) of a frame's line: 0,
+ * or -1 for no such id */
+int tp_symcache__addr(const struct tp_symcache *c, uint32_t id, uint32_t *dso, uint64_t *addr);
 uint32_t tp_symcache__nr_dsos(const struct tp_symcache *c);
 const struct tp_cdso *tp_symcache__dso(const struct tp_symcache *c, uint32_t id);
 

@@ -60,6 +60,7 @@ struct tp_symcache {
 	const struct tp_features *feat;
 	bool no_demangle, demangle_tried, kernel_tried;
 	bool want_inlines;		/* conf.sym.want_inlines */
+	bool addr_ids;			/* conf.addr_ids */
 	demangle_fn *demangle;
 	void *libcxx;
 	uint32_t cur_dso;		/* gets the symbolizer's warnings, NONE */

@@ -45,6 +45,7 @@ int tp_symcache__new(struct tp_symcache **out, struct tp_session *s,
 	c->feat = conf->features;
 	c->no_demangle = conf->no_demangle;
 	c->want_inlines = conf->sym.want_inlines;
+	c->addr_ids = conf->addr_ids;
 	c->cur_dso = NONE;
 	sc.log.fn = log_fn;
 	sc.log.ctx = c;
@@ -591,7 +592,7 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 	f->sym = a->sym;
 	f->dso = id;
 	f->level = level;
-	f->line = 0;
+	f->line = c->addr_ids ? slot->idx : 0;
 	*off = a->off;
 	if (id && !c->dsos[id].identity)	/* (JIT maps: the same offset, other ips) */
 		*e = (struct l2_ent){ loc->dso, loc->addr, true, *f, *off };

@@ -158,6 +158,16 @@ static int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_
 	return err;
 }
 
+/* conf.addr_ids: where a frame's line says it was sampled */
+int tp_symcache__addr(const struct tp_symcache *c, uint32_t id, uint32_t *dso, uint64_t *addr)
+{
+	if (!id || id > c->nr_addrs)
+		return -1;
+	*dso = c->addrs[id - 1].dso_lvl >> 8;
+	*addr = c->addrs[id - 1].addr;
+	return 0;
+}
+
 int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 		       const struct tp_thread *t, const struct tp_loc *loc, struct tp_chain *ch)
 {

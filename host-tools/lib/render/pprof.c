@@ -1,6 +1,6 @@
-/* The pprof writer: the string table, a Location and Function per symbol, a Mapping per DSO,
- * a Sample per path and thread with a count and a period per event, then profile.proto's
- * encoding (pb.c) through zlib's gzip. */
+/* The pprof writer: the string table, a Location per sampled address (its Lines from the
+ * symbolizer), a Function per symbol, a Mapping per DSO, a Sample per path and thread with a
+ * count and a period per event, then profile.proto's encoding (pb.c) through zlib's gzip. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ struct psample {
 
 struct pp {
 	const struct tp_pprof_conf *conf;
-	const struct tp_symcache *c;
+	struct tp_symcache *c;
 	char *text;			/* the string table's strings, NUL-ended */
 	size_t len_text, cap_text;
 	size_t *str_at;			/* string i starts at text + str_at[i] */
@@ -38,28 +38,31 @@ struct pp {
 	size_t cap_fos;
 	uint32_t *sym_of_func;		/* and back: function id - 1 -> symbol id */
 	size_t nr_funcs, cap_sof;
+	uint64_t *func_file;		/* by function id - 1: its file's string (0: none known) */
 	struct ploc {
 		size_t first;		/* its functions in loc_funcs, innermost first */
 		uint32_t nr;
-		uint32_t sym;		/* the symbol they are in (its address, its DSO) */
+		uint32_t sym;		/* the symbol they are in (its DSO) */
+		uint32_t addr;		/* where it was sampled: tp_symcache__addr()'s id (0: at
+					 * the symbol's start) */
 	} *locs;
 	size_t nr_locs, cap_locs;
 	uint64_t *loc_funcs;
 	size_t nr_lf, cap_lf;
 	struct tp_htab loc_idx;
 	const uint64_t *want_funcs;	/* the location looked up in loc_idx */
-	uint32_t want_nr;
+	uint32_t want_nr, want_addr;
 	struct tp_frame *run;		/* path_locs()'s frames of one location */
 	size_t cap_run;
-	uint64_t *dso_limit;		/* by DSO id: past its highest function (0: unused) */
+	uint64_t *dso_limit;		/* by DSO id: past its highest location (0: unused) */
 	size_t cap_dl;
 	struct psample *samples;
 	size_t nr_samples, cap_samples;
 	uint64_t *locids;
 	size_t nr_locids, cap_locids;
 	uint32_t ev;			/* the event being walked */
-	size_t cursor;			/* the periods walk: the next sample it may be */
 	bool inlines;			/* some location has inlined functions */
+	bool lines;			/* and some line has a number */
 	char *fix;			/* utf8()'s */
 	size_t cap_fix;
 	struct pb out, msg, sub;
@@ -144,8 +147,6 @@ static uint64_t function(struct pp *pp, uint32_t sym_id)
 		return pp->func_of_sym[sym_id];
 	if (TP_GROW(pp->sym_of_func, pp->cap_sof, pp->nr_funcs + 1, 1024))
 		return 0;
-	if (sym && sym->addr + 1 > pp->dso_limit[dso])
-		pp->dso_limit[dso] = sym->addr + 1;
 	pp->sym_of_func[pp->nr_funcs++] = sym_id;
 	pp->func_of_sym[sym_id] = (uint32_t)pp->nr_funcs;
 	return pp->nr_funcs;
@@ -156,29 +157,47 @@ static bool loc_eq(const void *ctx, uint32_t idx)
 	const struct pp *pp = ctx;
 	const struct ploc *l = &pp->locs[idx];
 
-	return l->nr == pp->want_nr &&
+	return l->nr == pp->want_nr && l->addr == pp->want_addr &&
 	       !memcmp(pp->loc_funcs + l->first, pp->want_funcs, l->nr * sizeof(*pp->want_funcs));
 }
 
-/* The location of a run of frames: the functions inlined at a place, innermost first, and
- * the function they were inlined into (one Line each, as profile.proto has inlining), at
- * that function's start. Its id, or 0 out of memory. */
+/* the address of a location: where it was sampled, else its symbol's start */
+static uint64_t loc_addr(const struct pp *pp, const struct ploc *l)
+{
+	const struct tp_csym *sym = tp_symcache__sym(pp->c, l->sym);
+	uint64_t addr;
+	uint32_t dso;
+
+	if (l->addr && !tp_symcache__addr(pp->c, l->addr, &dso, &addr))
+		return addr;
+	return sym ? sym->addr : 0;
+}
+
+/* The location of a run of frames sampled at one address: the functions inlined there,
+ * innermost first, and the function they were inlined into (one Line each, as profile.proto
+ * has inlining). Its id, or 0 out of memory. */
 static uint64_t location(struct pp *pp, const struct tp_frame *run, uint32_t nr)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL, funcs[64];
+	uint64_t h = 0x9e3779b97f4a7c15ULL, funcs[64], end;
+	uint32_t hv, addr;
+	const struct tp_csym *sym;
 	struct tp_hslot *slot;
-	uint32_t hv;
+	struct ploc *l;
 
 	nr = nr > 64 ? 64 : nr;
+	addr = run[nr - 1].line;
 	for (uint32_t i = 0; i < nr; i++) {
 		funcs[i] = function(pp, run[i].sym);
 		if (!funcs[i])
 			return 0;
 		h = tp_hash64(h ^ funcs[i]) + i;
 	}
-	hv = tp_hash64(h);
+	if (!pp->conf->addr_ids)
+		addr = 0;
+	hv = tp_hash2(h, addr);
 	pp->want_funcs = funcs;
 	pp->want_nr = nr;
+	pp->want_addr = addr;
 	if (tp_htab__reserve(&pp->loc_idx))
 		return 0;
 	slot = tp_htab__probe(&pp->loc_idx, hv, loc_eq, pp);
@@ -188,9 +207,13 @@ static uint64_t location(struct pp *pp, const struct tp_frame *run, uint32_t nr)
 	    TP_GROW(pp->loc_funcs, pp->cap_lf, pp->nr_lf + nr, 4096))
 		return 0;
 	memcpy(pp->loc_funcs + pp->nr_lf, funcs, nr * sizeof(*funcs));
-	pp->locs[pp->nr_locs] = (struct ploc){ .first = pp->nr_lf, .nr = nr,
-					       .sym = run[nr - 1].sym };
+	l = &pp->locs[pp->nr_locs];
+	*l = (struct ploc){ .first = pp->nr_lf, .nr = nr, .sym = run[nr - 1].sym, .addr = addr };
 	pp->nr_lf += nr;
+	sym = tp_symcache__sym(pp->c, l->sym);
+	end = loc_addr(pp, l) + 1;
+	if (sym && end > pp->dso_limit[sym->dso])	/* (function() made room for its DSO) */
+		pp->dso_limit[sym->dso] = end;
 	tp_htab__fill(&pp->loc_idx, slot, hv, (uint32_t)pp->nr_locs);
 	return ++pp->nr_locs;
 }
@@ -217,8 +240,9 @@ static int path_locs(struct pp *pp, const struct tp_frame *frames, uint32_t nr, 
 	return 0;
 }
 
-static int add_count(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
-		     uint32_t nr, uint64_t weight)
+/* a path of the event's hist: its samples and the sum of their periods */
+static int add_path(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
+		    uint32_t nr, uint64_t period, uint64_t count)
 {
 	struct pp *pp = ctx;
 	int err = path_locs(pp, frames, nr, &nr);
@@ -227,31 +251,9 @@ static int add_count(void *ctx, const struct tp_hentry *e, const struct tp_frame
 		return -TP_ERR_NOMEM;
 	pp->samples[pp->nr_samples++] = (struct psample){
 		.ev = pp->ev, .comm = e->comm, .pid = e->pid, .tid = e->tid,
-		.first = pp->nr_locids, .nr = nr, .count = weight };
+		.first = pp->nr_locids, .nr = nr, .count = count, .period = period };
 	pp->nr_locids += nr;
 	return 0;
-}
-
-/* The periods hist got the same samples as the counts one, so it walks the same paths in
- * the same order, less those whose periods were all 0. */
-static int add_period(void *ctx, const struct tp_hentry *e, const struct tp_frame *frames,
-		      uint32_t nr, uint64_t weight)
-{
-	struct pp *pp = ctx;
-	int err = path_locs(pp, frames, nr, &nr);
-
-	for (; !err && pp->cursor < pp->nr_samples; pp->cursor++) {
-		struct psample *s = &pp->samples[pp->cursor];
-
-		if (s->ev == pp->ev && s->comm == e->comm && s->pid == e->pid && s->tid == e->tid &&
-		    s->nr == nr && !memcmp(pp->locids + s->first, pp->locids + pp->nr_locids,
-					   nr * sizeof(*pp->locids))) {
-			s->period = weight;
-			pp->cursor++;
-			return 0;
-		}
-	}
-	return err ? err : -TP_ERR_INVAL;
 }
 
 /* ---- the encoding ---- */
@@ -322,8 +324,25 @@ static void write_mappings(struct pp *pp)
 		pb_uint(&pp->msg, 5, str(pp, cd->name));
 		pb_uint(&pp->msg, 6, str(pp, id));
 		pb_uint(&pp->msg, 7, 1);		/* has_functions: pprof need not symbolize */
+		pb_uint(&pp->msg, 8, pp->lines);	/* has_filenames */
+		pb_uint(&pp->msg, 9, pp->lines);	/* has_line_numbers */
 		pb_uint(&pp->msg, 10, pp->inlines);	/* has_inline_frames */
 		pb_bytes(&pp->out, P_MAPPING, pp->msg.b, pp->msg.len);
+	}
+}
+
+/* Line k of a location sampled where the symbolizer says r: the innermost function's line
+ * is the line table's, each one it was inlined into the call's */
+static void line_of(const struct tp_symres *r, uint32_t k, const char **file, unsigned *line)
+{
+	*file = NULL;
+	*line = 0;
+	if (r && !k) {
+		*file = r->file;
+		*line = r->line;
+	} else if (r && k - 1 < r->n_inline) {
+		*file = r->inl[k - 1].call_file;
+		*line = r->inl[k - 1].call_line;
 	}
 }
 
@@ -332,18 +351,39 @@ static void write_locations(struct pp *pp)
 {
 	bool inlines = false;
 
+	pp->func_file = calloc(pp->nr_funcs + 1, sizeof(*pp->func_file));
+	if (!pp->func_file) {
+		pp->out.err = -TP_ERR_NOMEM;
+		return;
+	}
 	for (size_t i = 0; i < pp->nr_locs; i++) {
 		const struct ploc *l = &pp->locs[i];
 		const struct tp_csym *sym = tp_symcache__sym(pp->c, l->sym);
+		const struct tp_symres *r = NULL;
+		uint64_t addr;
+		uint32_t dso;
+
+		if (l->addr && !tp_symcache__addr(pp->c, l->addr, &dso, &addr))
+			r = tp_symcache__where(pp->c, dso, addr);
 
 		pp->msg.len = 0;
 		pb_uint(&pp->msg, 1, i + 1);
 		pb_uint(&pp->msg, 2, sym && sym->dso < pp->cap_dl ? sym->dso : 0);
-		pb_uint(&pp->msg, 3, sym ? sym->addr : 0);
+		pb_uint(&pp->msg, 3, loc_addr(pp, l));
 		for (uint32_t k = 0; k < l->nr; k++) {
+			uint64_t func = pp->loc_funcs[l->first + k];
+			const char *file;
+			unsigned line;
+
+			line_of(r && r->name && (l->nr == 1 || l->nr - 1 == r->n_inline) ? r : NULL,
+				k, &file, &line);
 			pp->sub.len = 0;
-			pb_uint(&pp->sub, 1, pp->loc_funcs[l->first + k]);	/* function_id */
+			pb_uint(&pp->sub, 1, func);		/* function_id */
+			pb_uint(&pp->sub, 2, line);
 			pb_bytes(&pp->msg, 4, pp->sub.b, pp->sub.len);
+			if (file && !pp->func_file[func - 1])
+				pp->func_file[func - 1] = str(pp, file);
+			pp->lines = pp->lines || line;
 		}
 		inlines = inlines || l->nr > 1;
 		pb_bytes(&pp->out, P_LOCATION, pp->msg.b, pp->msg.len);
@@ -361,6 +401,7 @@ static void write_locations(struct pp *pp)
 		pb_uint(&pp->msg, 1, i + 1);
 		pb_uint(&pp->msg, 2, str(pp, name));
 		pb_uint(&pp->msg, 3, str(pp, name));
+		pb_uint(&pp->msg, 4, pp->func_file[i]);
 		pb_bytes(&pp->out, P_FUNCTION, pp->msg.b, pp->msg.len);
 	}
 	pp->inlines = inlines;
@@ -419,17 +460,14 @@ static int gzip_to(const struct pb *p, FILE *f)
 	return fflush(f) || ferror(f) ? -TP_ERR_IO : 0;
 }
 
-int tp_pprof__write(const struct tp_pprof_conf *conf, const struct tp_symcache *c, FILE *f)
+int tp_pprof__write(const struct tp_pprof_conf *conf, struct tp_symcache *c, FILE *f)
 {
 	struct pp pp = { .conf = conf, .c = c };
 	int err = conf->nr_events > 32 ? -TP_ERR_INVAL : 0;
 
 	for (uint32_t e = 0; e < conf->nr_events && !err; e++) {
 		pp.ev = e;
-		pp.cursor = pp.nr_samples;
-		err = tp_hist__each_path(conf->events[e].counts, add_count, &pp);
-		if (!err)
-			err = tp_hist__each_path(conf->events[e].periods, add_period, &pp);
+		err = tp_hist__each_path_nr(conf->events[e].periods, add_path, &pp);
 	}
 	if (!err) {
 		write_profile(&pp);
@@ -445,6 +483,7 @@ int tp_pprof__write(const struct tp_pprof_conf *conf, const struct tp_symcache *
 	tp_htab__free(&pp.str_idx);
 	free(pp.func_of_sym);
 	free(pp.sym_of_func);
+	free(pp.func_file);
 	free(pp.locs);
 	free(pp.loc_funcs);
 	free(pp.run);
