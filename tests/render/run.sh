@@ -10,7 +10,7 @@
 # The speedscope file has a profile per thread with script --folded's stacks, is valid
 # against npm's speedscope schema (ajv) and loads in speedscope's own page (file://). The
 # HTML report fetches nothing, and in Chromium a drag over a thread's time strip changes its
-# function table.
+# function table, whose rows are report's (command, shared object, symbol) with its samples.
 #   run.sh TINYPERF [LOGDIR]     (work files in $RENDER_OUT, default out/render)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -295,6 +295,15 @@ browser() {
 	n_main=$(awk '{ n += $NF } END { print n }' "$work/main.folded")
 	node_check html "$here/html.js" "$work/main.html" render_b render_a \
 		"cpu-clock: $n_main samples" "$logdir/report.png"
+	# its table has report's rows: a recording where render_b runs under two commands (wl,
+	# and wl2, a link to it) and in two DSOs (wl, and wl3, a copy)
+	ln -sf wl "$work/wl2" && cp "$work/wl" "$work/wl3"
+	perf record -q -e cpu-clock -F 2000 -g -o "$work/rows.data" -- \
+		sh -c "'$work/wl' 10 60 10; '$work/wl2' 10 30 10; '$work/wl3' 10 20 10" >/dev/null 2>&1
+	"$tp" report --html "$work/rows.html" -i "$work/rows.data" 2>/dev/null
+	"$tp" report -i "$work/rows.data" -n --no-children -q -g none >"$work/rows.report" 2>/dev/null
+	node_check htmlrows "$here/htmlrows.js" htmlrows "$work/rows.html" "$work/rows.report" \
+		"$logdir/report-rows.png"
 }
 browser
 

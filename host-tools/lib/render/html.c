@@ -1,6 +1,6 @@
-/* The HTML report's data: the flame tree of every sample (event, thread first), the samples'
- * (leaf, time) pairs bucketed, small frames folded into their callers, all as one JSON
- * object inside the page html-page.c writes around it. */
+/* The HTML report's data: the flame tree of every sample (event, thread first, each frame with
+ * its DSO), the samples' (leaf, time) pairs bucketed, small frames folded into their callers,
+ * all as one JSON object inside the page html-page.c writes around it. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,6 +16,9 @@ struct hsample {
 
 struct tp_html {
 	struct tp_flame *fl;
+	const struct tp_symcache *c;
+	uint32_t *dso;			/* by flame node: its frame's DSO id + 1 (0: no frame) */
+	size_t nr_dso, cap_dso;
 	struct hsample *s;
 	size_t nr, cap;
 	const char **names;
@@ -44,6 +47,7 @@ void tp_html__delete(struct tp_html *h)
 		tp_flame__delete(h->fl);
 		free(h->names);
 		free(h->kinds);
+		free(h->dso);
 		free(h->s);
 	}
 	free(h);
@@ -81,6 +85,16 @@ int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp
 	err = flame__add_leaf(h->fl, h->names, h->kinds, (uint32_t)need, 1, false, &leaf);
 	if (err)
 		return err;
+	h->c = c;
+	if (TP_GROW(h->dso, h->cap_dso, h->fl->nr_nodes, 1024))
+		return -TP_ERR_NOMEM;
+	memset(h->dso + h->nr_dso, 0, (h->fl->nr_nodes - h->nr_dso) * sizeof(*h->dso));
+	h->nr_dso = h->fl->nr_nodes;
+	/* the frames' nodes, leaf first: a node is keyed by its frame's name, so its DSO is
+	 * the one of the first frame that made it */
+	for (uint32_t i = 0, n = leaf; i < s->nr_frames; i++, n = h->fl->nodes[n].parent)
+		if (!h->dso[n])
+			h->dso[n] = s->frames[i].dso + 1;
 	if (time && (!h->t0 || time < h->t0))
 		h->t0 = time;
 	if (time > h->t1)
@@ -123,15 +137,26 @@ static int prune(const struct tp_flame *fl, double min_share, uint32_t **id, boo
 	return 0;
 }
 
-static void put_nodes(const struct tp_flame *fl, const uint32_t *id, const bool *shown, FILE *f)
+/* [parent, name, kind] for each node shown, and the DSO's index in "dsos" for a frame's */
+static void put_nodes(const struct tp_html *h, const uint32_t *id, const bool *shown, FILE *f)
 {
-	fprintf(f, "\"nodes\":[[0,\"all\",%d]", TP_FK_ROOT);
+	const struct tp_flame *fl = h->fl;
+
+	fputs("\"dsos\":[", f);
+	for (uint32_t d = 0; h->c && d < tp_symcache__nr_dsos(h->c); d++) {
+		fputs(d ? "," : "", f);
+		render_json_str(f, d ? tp_symcache__dso(h->c, d)->short_name : "[unknown]");
+	}
+	fprintf(f, "],\n\"nodes\":[[0,\"all\",%d]", TP_FK_ROOT);
 	for (size_t i = 1; i < fl->nr_nodes; i++) {
 		if (!shown[i])
 			continue;
 		fprintf(f, ",\n[%" PRIu32 ",", id[fl->nodes[i].parent]);
 		render_json_str(f, flame__name(fl, &fl->nodes[i]));
-		fprintf(f, ",%d]", fl->nodes[i].kind);
+		fprintf(f, ",%d", fl->nodes[i].kind);
+		if (i < h->nr_dso && h->dso[i])
+			fprintf(f, ",%" PRIu32, h->dso[i] - 1);
+		fputs("]", f);
 	}
 	fputs("]", f);
 }
@@ -179,7 +204,7 @@ int tp_html__write(struct tp_html *h, const struct tp_html_conf *conf, FILE *f)
 		render_json_str(f, conf->sources ? conf->sources : "");
 		fprintf(f, ",\n\"t0\":%" PRIu64 ",\"t1\":%" PRIu64 ",\"buckets\":%" PRIu32 ",\n",
 			h->t0, h->t1, nr_buckets);
-		put_nodes(h->fl, id, shown, f);
+		put_nodes(h, id, shown, f);
 		fputs(",\n", f);
 		put_cells(h, id, nr_buckets, f);
 		fputs("}\n", f);

@@ -17,7 +17,8 @@ int tp_html__new(struct tp_html **out);
 void tp_html__delete(struct tp_html *h);
 
 /* one sample of event: its stack s (frames named as script --folded names them) under a
- * thread frame "comm tid" under an event frame, at time (ns; 0: none). 0 or -TP_ERR_NOMEM. */
+ * thread frame "comm tid" under an event frame, at time (ns; 0: none); c must outlive h (it
+ * names the DSOs). 0 or -TP_ERR_NOMEM. */
 int tp_html__add(struct tp_html *h, const struct tp_symcache *c, const struct tp_hsample *s,
 		 const char *event, uint64_t time);
 
