@@ -217,7 +217,9 @@ perf record -q -e cpu-clock -F 2000 -g -o "$work/spin.data" -- "$wls/spin" 1 >/d
 "$tp" script -i "$work/spin.data" --speedscope "$work/spin.json" 2>"$work/ss.err"
 check "script --speedscope: exit 0 ($(head -c 200 "$work/ss.err"))" [ $? -eq 0 ]
 "$tp" script -i "$work/spin.data" --folded >"$work/spin.folded" 2>/dev/null
-out=$(python3 - "$work/spin.json" "$work/spin.folded" <<'PY'
+# speedscope JSON FOLDED COMM N: its stacks and weights are FOLDED's, with N threads of COMM
+speedscope() {
+	python3 - "$@" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [f['name'] for f in d['shared']['frames']]
@@ -231,14 +233,19 @@ want = {}
 for line in open(sys.argv[2], 'rb'):
     stack, _, n = line.decode('utf-8', 'backslashreplace').rstrip('\n').rpartition(' ')
     want[stack] = want.get(stack, 0) + int(n)
-threads = sorted(p['name'] for p in d['profiles'] if p['name'].startswith('spin'))
-ok = got == want and len(threads) >= 2    # spin: main and its thread
+threads = sorted(p['name'] for p in d['profiles'] if p['name'].startswith(sys.argv[3]))
+ok = got == want and len(threads) >= int(sys.argv[4])
 print('[%s] %d profiles (%s), stacks and weights %s the folded ones' % (
     'OK' if ok else 'FAIL', len(d['profiles']), ', '.join(threads),
     'equal to' if got == want else 'differ from'))
 PY
-)
+}
+out=$(speedscope "$work/spin.json" "$work/spin.folded" spin 2)	# spin: main and its thread
 check "speedscope: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
+# perf's pipe mode, from stdin
+"$tp" script -i - --speedscope "$work/pipe.json" <"$work/pipe.data" 2>/dev/null
+out=$(speedscope "$work/pipe.json" "$work/pipe.folded" wl 1)
+check "speedscope of a pipe-mode recording read from stdin: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
 
 # ---- report --html: one file, nothing fetched, empty recordings too ----
 "$tp" report --html "$work/main.html" -i "$work/main.data" 2>"$work/html.err"
@@ -251,6 +258,20 @@ check "report --html: the name op<&\"q'\\xff escaped in its data" \
 check "report --html of cpu-clock and task-clock: an event level for each (one table each)" \
 	sh -c "grep -q '^\[0,\"cpu-clock\",4\]' '$work/two.html' &&
 	       grep -q '^\[0,\"task-clock\",4\]' '$work/two.html'"
+# perf's pipe mode, from stdin: the page's samples are the folded ones, render_b among them
+"$tp" report --html "$work/pipe.html" -i - <"$work/pipe.data" 2>/dev/null
+out=$(python3 - "$work/pipe.html" "$work/pipe.folded" <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+d = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))
+got = sum(c[2] for c in d['cells'])
+want = sum(int(l.rsplit(b' ', 1)[1]) for l in open(sys.argv[2], 'rb') if l.strip())
+ok = got == want and any(n[1] == 'render_b' for n in d['nodes'])
+print('[%s] %d samples in the page, %d folded, render_b %s' % (
+    'OK' if ok else 'FAIL', got, want, 'in it' if ok else 'or not'))
+PY
+)
+check "report --html of a pipe-mode recording read from stdin: ${out#\[*\] }" [ "${out%% *}" = "[OK]" ]
 "$tp" report --html "$work/empty.html" -i "$work/empty.data" 2>"$work/hempty.err"
 check "report --html of a recording with no samples: exit 0, a page and a note" \
 	sh -c "[ -s '$work/empty.html' ] && grep -q 'no samples' '$work/hempty.err'"
