@@ -8,6 +8,8 @@
 #             does what needs every sample: callchains, tracepoints, the kernel IP lookup
 #   identity  build-ids: Linux perf and tinyperf buildid-list against readelf -n of the
 #             unstripped copy; tinyperf report's "build-id verified"
+#   pictures  tinyperf flamegraph and pprof of a recording (check_render), checked with
+#             tests/render's svgcheck.py and go tool pprof
 # shellcheck shell=sh
 
 # ---- report (Linux perf) ----
@@ -292,6 +294,47 @@ spliced_messages() {
 	LC_ALL=C tr '\0' '\n' <"$1" | LC_ALL=C grep -a -c -P '[\x01-\x08\x0e-\x1f].*\[ *\d+\.\d+\] '
 }
 
+# ---- pictures: the guest's recording drawn and exported (issue 19) ----
+
+# check_render NAME FILE: tinyperf flamegraph draws FILE with the device's symbols, every
+# stack as wide as its script --folded count (the SVG parsed back by tests/render's
+# svgcheck.py); tinyperf pprof exports it and go tool pprof -top has the functions and flat
+# percentages of tinyperf report --no-children --sort sym (tests/render/pprofcheck.py). On
+# qemu-mips that is a big-endian recording.
+check_render() {
+	cr_n=$1 cr_f=$2
+	tp_has_report || { skip "$B_NAME $cr_n: pictures: no host tinyperf at $C_TP"; return; }
+	set -- --sysroot "$C_SYSROOT" --kallsyms "$C_KALLSYMS" --buildid-dir '' --offline
+	"$C_TP" script -i "$cr_f" "$@" --folded >"$C_WORK/$cr_n.folded" 2>/dev/null
+	if ! "$C_TP" flamegraph -i "$cr_f" "$@" --minwidth 0 -o "$C_WORK/$cr_n.svg" \
+		2>"$C_WORK/$cr_n.fg.err"; then
+		fail "$B_NAME $cr_n: tinyperf flamegraph failed: $(head -n 1 "$C_WORK/$cr_n.fg.err")"
+	else
+		cr_out=$(python3 "$src/tests/render/svgcheck.py" widths "$C_WORK/$cr_n.svg" "$C_WORK/$cr_n.folded")
+		case $cr_out in
+		"[OK] "*) ok "$B_NAME $cr_n: flamegraph: ${cr_out#\[OK\] }" ;;
+		*) fail "$B_NAME $cr_n: flamegraph: ${cr_out#\[FAIL\] }" ;;
+		esac
+	fi
+	if ! "$C_TP" pprof -i "$cr_f" "$@" -o "$C_WORK/$cr_n.pb.gz" 2>"$C_WORK/$cr_n.pp.err"; then
+		fail "$B_NAME $cr_n: tinyperf pprof failed: $(head -n 1 "$C_WORK/$cr_n.pp.err")"
+		return
+	fi
+	if ! command -v go >/dev/null; then
+		skip "$B_NAME $cr_n: pprof: no go to read it (Debian's golang-go)"
+		return
+	fi
+	mkdir -p "$C_WORK/gohome"
+	HOME=$C_WORK/gohome PPROF_TMPDIR=$C_WORK/gohome go tool pprof -symbolize=none -top \
+		-nodecount=20 "$C_WORK/$cr_n.pb.gz" >"$C_WORK/$cr_n.top" 2>&1
+	"$C_TP" report -i "$cr_f" "$@" --no-children --sort sym -q -g none >"$C_WORK/$cr_n.rep" 2>/dev/null
+	cr_out=$(python3 "$src/tests/render/pprofcheck.py" "$C_WORK/$cr_n.top" "$C_WORK/$cr_n.rep")
+	case $cr_out in
+	"[OK] "*) ok "$B_NAME $cr_n: ${cr_out#\[OK\] }" ;;
+	*) fail "$B_NAME $cr_n: ${cr_out#\[FAIL\] }" ;;
+	esac
+}
+
 # check_board RUNDIR SYSROOT: every check of a board; the summary row in RUNDIR/summary
 check_board() {
 	cbd_d=$1
@@ -306,6 +349,7 @@ check_board() {
 		C_SPIN_TOP=${C_TOP%%|*}
 		check_buildid spin-g "$cbd_f/spin-g.data" /bin/spin
 		check_callchain spin-g "$cbd_f/spin-g.data"
+		check_render spin-g "$cbd_f/spin-g.data"
 	fi
 	check_recording sysc-g "$cbd_f/sysc-g.data" "" && check_kernel sysc-g "$cbd_f/sysc-g.data"
 	check_recording spin-a "$cbd_f/spin-a.data" "leaf|mid" && check_buildid spin-a "$cbd_f/spin-a.data" /bin/spin
