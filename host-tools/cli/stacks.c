@@ -194,7 +194,8 @@ int cmd_stacks__write(const char *cmd, const char *path, int (*write)(void *ctx,
 	fprintf(stderr, "tinyperf: %s: writing %s failed: %s\n", cmd, path,
 		err == -TP_ERR_NOMEM ? "out of memory" : err == -TP_ERR_IO ?
 		(errno ? strerror(errno) : "I/O error (is the disk full?)") :
-		"the paths do not add up (a bug: please report it)");
+		"too much for the format (pprof: over 32 events or 4 GiB; pick one with -e or "
+		"narrow it with the filters)");
 	return 1;
 }
 
