@@ -38,6 +38,30 @@ static void replay_kept(struct record *r)
 	keep.len = 0;
 }
 
+/* Which setting hides /proc/kallsyms's addresses (the kernel's kallsyms_show_value()):
+ * kptr_restrict=2 from everyone; 1 from those without CAP_SYSLOG; 0 from those too while
+ * perf_event_paranoid > 1. Name that one, and what lifts it. */
+static void warn_hidden(const struct synth_kernel *k)
+{
+	static const char pre[] = "kernel addresses are hidden";
+	static const char post[] = "kernel samples will not resolve";
+	const int kr = k->kptr_restrict;
+
+	if (kr >= 2)
+		rec_warn("%s by kptr_restrict=%d, from root too: %s; 'sysctl kernel.kptr_restrict=1' "
+			 "and run as root", pre, kr, post);
+	else if (kr == 1)
+		rec_warn("%s by kptr_restrict=1 (without CAP_SYSLOG): %s; run as root, or "
+			 "'sysctl kernel.kptr_restrict=0'%s", pre, post, k->paranoid > 1 ?
+			 " and 'sysctl kernel.perf_event_paranoid=1'" : "");
+	else if (kr == 0 && k->paranoid > 1)
+		rec_warn("%s by perf_event_paranoid=%d (kptr_restrict=0 shows them without "
+			 "CAP_SYSLOG only at <= 1): %s; run as root or "
+			 "'sysctl kernel.perf_event_paranoid=1'", pre, k->paranoid, post);
+	else
+		rec_warn("%s: %s; run as root", pre, post);
+}
+
 int rec_synth(struct record *r, unsigned what)
 {
 	static char scratch[SYNTH_SCRATCH_MIN];
@@ -51,9 +75,7 @@ int rec_synth(struct record *r, unsigned what)
 	if (what & REC_SYNTH_KERNEL) {
 		synth__kernel(&sc, &k);
 		if (k.hidden && (what & REC_SYNTH_WARN) && !r->o.quiet)
-			rec_warn("kernel addresses are hidden (kptr_restrict=%d): kernel samples "
-				 "will not resolve; run as root or 'sysctl kernel.kptr_restrict=0'",
-				 k.kptr_restrict);
+			warn_hidden(&k);
 	}
 	if (!(what & REC_SYNTH_TASKS) || r->write_err)
 		return r->write_err;

@@ -347,15 +347,18 @@ int synth__kernel(struct synth *s, struct synth_kernel *k)
 	tp_lines__close(&l);
 	if (!k->ref)
 		return -TP_ENOENT;
-	k->kptr_restrict = -1;
+	k->kptr_restrict = k->paranoid = -1;
 	if (!k->text) {
 		char v[16];
-		unsigned u;
+		int64_t u;
 
 		k->hidden = true;
 		if (tp_read_line("/proc/sys/kernel/kptr_restrict", v, sizeof(v)) > 0 &&
-		    !tp_parse_uint(v, &u))
+		    !tp_parse_s64(v, 10, &u))
 			k->kptr_restrict = (int)u;
+		if (tp_read_line("/proc/sys/kernel/perf_event_paranoid", v, sizeof(v)) > 0 &&
+		    !tp_parse_s64(v, 10, &u))
+			k->paranoid = (int)u;
 	} else {
 		modules(s, k, &end);
 	}

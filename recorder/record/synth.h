@@ -44,6 +44,9 @@ struct synth_kernel {
 	uint32_t nr_modules;		/* module MMAPs emitted */
 	bool hidden;			/* kptr_restrict hides addresses: warn the user */
 	int kptr_restrict;		/* /proc/sys/kernel/kptr_restrict, -1 if unreadable */
+	int paranoid;			/* .../perf_event_paranoid (kptr_restrict=0 hides
+					 * without CAP_SYSLOG when > 1), -1 if unreadable
+					 * (or -1: neither lets it hide the addresses) */
 };
 
 /* The kernel: MMAP "[kernel.kallsyms]_text" (misc KERNEL, pid -1, tid 0) whose pgoff is the
