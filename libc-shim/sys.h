@@ -44,6 +44,8 @@ long sys_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *n
 long sys_mkdirat(int dirfd, const char *path, unsigned mode);
 long sys_mount(const char *src, const char *target, const char *fstype,
 	       unsigned long flags, const void *data);
+#define TP_MNT_DETACH	2	/* umount2: lazily, even when busy */
+long sys_umount2(const char *target, int flags);
 long sys_pipe2(int fds[2], int flags);
 long sys_dup3(int oldfd, int newfd, int flags);
 long sys_fcntl(int fd, int cmd, long arg);

@@ -3,6 +3,7 @@
 #include "libc-shim/shim.h"
 #include "recorder/cmd.h"
 #include "recorder/pack/unpack.h"
+#include "recorder/events/tracefs.h"
 
 static const struct tp_cmd commands[] = {
 	{ "record", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_record : NULL,
@@ -76,8 +77,13 @@ int main(int argc, char **argv, char **envp)
 	else if (!strcmp(name, "--version") || !strcmp(name, "-V"))
 		name = "version";
 	for (size_t i = 0; i < TP_ARRAY_SIZE(commands); i++)
-		if (commands[i].fn && !strcmp(name, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+		if (commands[i].fn && !strcmp(name, commands[i].name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+
+			if (IS_ENABLED(CONFIG_REC_TRACEPOINTS))
+				tracefs__release();	/* leave tracefs as we found it */
+			return rc;
+		}
 	tp_dprintf(2, "tinyperf: '%s' is not a tinyperf command: see 'tinyperf --help'\n", name);
 	return 2;
 }

@@ -11,6 +11,7 @@
 #define TP_NR_unlinkat		35
 #define TP_NR_renameat		38
 #define TP_NR_mount		40
+#define TP_NR_umount2		39
 #define TP_NR_ftruncate		46
 #define TP_NR_openat		56
 #define TP_NR_close		57

@@ -12,6 +12,7 @@
 #define TP_NR_execve		11
 #define TP_NR_getpid		20
 #define TP_NR_mount		21
+#define TP_NR_umount2		52
 #define TP_NR_kill		37
 #define TP_NR_ioctl		54
 #define TP_NR_fcntl		55

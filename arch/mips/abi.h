@@ -12,6 +12,7 @@
 #define TP_NR_execve		4011
 #define TP_NR_getpid		4020
 #define TP_NR_mount		4021
+#define TP_NR_umount2		4052
 #define TP_NR_getuid		4024
 #define TP_NR_kill		4037
 #define TP_NR_ioctl		4054

@@ -36,6 +36,7 @@
 #define TP_NR_getppid		110
 #define TP_NR_prctl		157
 #define TP_NR_mount		165
+#define TP_NR_umount2		166
 #define TP_NR_gettid		186
 #define TP_NR_getdents64	217
 #define TP_NR_clock_gettime	228

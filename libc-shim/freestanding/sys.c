@@ -113,6 +113,11 @@ ARCH_SYSCALL_WRAPPER long sys_mount(const char *src, const char *target, const c
 	return my_syscall(TP_NR_mount, src, target, fstype, flags, data);
 }
 
+ARCH_SYSCALL_WRAPPER long sys_umount2(const char *target, int flags)
+{
+	return my_syscall(TP_NR_umount2, target, flags);
+}
+
 ARCH_SYSCALL_WRAPPER long sys_pipe2(int fds[2], int flags)
 {
 	return my_syscall(TP_NR_pipe2, fds, flags);

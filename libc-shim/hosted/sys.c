@@ -141,6 +141,11 @@ long sys_mount(const char *src, const char *target, const char *fstype,
 	return ret(mount(src, target, fstype, flags, data));
 }
 
+long sys_umount2(const char *target, int flags)
+{
+	return ret(umount2(target, flags));
+}
+
 long sys_pipe2(int fds[2], int flags)
 {
 	return ret(syscall(TP_NR_pipe2, fds, flags));

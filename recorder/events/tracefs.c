@@ -1,11 +1,13 @@
 /* tracefs: where tracepoint ids and formats come from. Mounted at /sys/kernel/tracing on
  * modern kernels, under debugfs (/sys/kernel/debug/tracing) on older ones; a minimal board may
- * have neither mounted, so mount it ourselves (we run as root to record tracepoints anyway). */
+ * have neither mounted, so mount it ourselves (we run as root to record tracepoints anyway),
+ * and unmount it when the command returns (tracefs__release): the board is left as found. */
 #include "libc-shim/shim.h"
 #include "recorder/events/tracefs.h"
 
 static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 static const char *found;
+static const char *mounted;	/* what we mounted, to unmount at exit; NULL if nothing */
 
 static bool has_events(const char *dir)
 {
@@ -23,13 +25,27 @@ static bool has_events(const char *dir)
 const char *tracefs__dir(void)
 {
 	/* each directory as it is, then after mounting tracefs on the first, debugfs above the
-	 * second */
-	for (unsigned i = 0; !found && i < 4; i++)
-		if ((i < 2 || !sys_mount("nodev", i == 2 ? dirs[0] : "/sys/kernel/debug",
-					 i == 2 ? "tracefs" : "debugfs", 0, NULL)) &&
-		    has_events(dirs[i & 1]))
+	 * second; a mount that brings no events is undone at once */
+	for (unsigned i = 0; !found && i < 4; i++) {
+		const char *at = i == 2 ? dirs[0] : "/sys/kernel/debug";
+
+		if (i >= 2 && sys_mount("nodev", at, i == 2 ? "tracefs" : "debugfs", 0, NULL))
+			continue;
+		if (has_events(dirs[i & 1]))
 			found = dirs[i & 1];
+		if (i >= 2 && found)
+			mounted = at;
+		else if (i >= 2)
+			sys_umount2(at, TP_MNT_DETACH);
+	}
 	return found;
+}
+
+void tracefs__release(void)
+{
+	if (mounted)
+		sys_umount2(mounted, TP_MNT_DETACH);
+	mounted = found = NULL;
 }
 
 long tracefs__event_id(const char *sys, const char *name)

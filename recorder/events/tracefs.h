@@ -7,6 +7,9 @@
 /* the tracing directory ("/sys/kernel/tracing" or "/sys/kernel/debug/tracing"), mounting
  * tracefs (or debugfs) when neither is mounted; NULL if tracing is unavailable */
 const char *tracefs__dir(void);
+/* unmounts what tracefs__dir() mounted (a mount found in place stays); main() calls it when a
+ * command returns, on success and on error alike */
+void tracefs__release(void);
 /* the id of tracepoint sys:name, or -errno */
 long tracefs__event_id(const char *sys, const char *name);
 /* calls cb for each event of sys whose name matches glob ('*' and '?'); returns the number of
