@@ -440,11 +440,14 @@ int cmd_record(int argc, char **argv)
 
 	r->envp = tp_environ;	/* rec starts zeroed, as static storage: one run per process */
 	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err));
-	if (e) {	/* -h: the usage on stdout; an error: it, then the usage on stderr */
-		if (e < 0)
-			rec_fail("%s", err);
-		rec_opts__usage(e < 0 ? 2 : 1);
-		return e < 0 ? 2 : 0;
+	if (e < 0) {	/* an error: it and where the usage is, so the error stays in sight */
+		rec_fail("%s", err);
+		tp_dprintf(2, "see 'tinyperf record --help'\n");
+		return 2;
+	}
+	if (e) {	/* -h: the usage on stdout */
+		rec_opts__usage(1);
+		return 0;
 	}
 	/* CMDLINE records the whole command line, tinyperf's path first, as perf does: main()
 	 * hands commands its argv shifted by one, and argv[-1] is its argv[0] */
