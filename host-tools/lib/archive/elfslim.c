@@ -179,13 +179,10 @@ int tp_elfslim(const char *path, uint8_t **out, size_t *len, const struct tp_log
 
 	*out = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		err = -errno;
-		tp_log__error(log, "cannot read %s: %s", path, tp_strerror(err));
-		if (fd >= 0)
-			close(fd);
-		return err;
+	fd = tp_fs__open_regular(path, &st);
+	if (fd < 0) {
+		tp_log__error(log, "cannot read %s: %s", path, tp_strerror(fd));
+		return fd;
 	}
 	if (st.st_size > 64 && (uint64_t)st.st_size < SIZE_MAX / 2)
 		img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

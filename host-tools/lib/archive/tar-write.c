@@ -60,20 +60,12 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 {
 	struct stat sb;
 	ssize_t n;
-	int fd = open(src, O_RDONLY | O_CLOEXEC);
+	int fd = tp_fs__open_regular(src, &sb);
 	int err = 0;
 
-	if (fd < 0 || fstat(fd, &sb)) {
-		err = -errno;
-		tp_log__error(log, "cannot read %s: %s", src, tp_strerror(err));
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		tp_log__error(log, "cannot archive %s: not a regular file", src);
-		close(fd);
-		return -TP_ERR_IO;
+	if (fd < 0) {
+		tp_log__error(log, "cannot archive %s: %s", src, tp_strerror(fd));
+		return fd == -TP_ERR_NOT_REGULAR ? -TP_ERR_IO : fd;
 	}
 	archive_entry_set_size(e, sb.st_size);
 	archive_entry_set_mtime(e, sb.st_mtime, 0);

@@ -80,9 +80,9 @@ int tp_bidfile__identify(const char *path, struct tp_bidfile *f, const char **wh
 
 	memset(f, 0, sizeof(*f));
 	*why = "";
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = tp_fs__open_regular(path, NULL);
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		tp_log__error(log, "cannot open %s: %s", path, tp_strerror(r));
 		return r;
 	}

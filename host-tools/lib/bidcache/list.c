@@ -317,7 +317,7 @@ uint64_t tp_bidcache__max_size(struct tp_bidcache *c)
 
 	if (max_path(c, path, sizeof(path)))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = tp_fs__open_regular(path, NULL);
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);

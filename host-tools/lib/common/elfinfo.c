@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/common/elfinfo.h"
+#include "host-tools/lib/common/fsutil.h"
 
 bool tp_elf_has_section(Elf *elf, const char *name, bool need_bits)
 {
@@ -64,7 +65,7 @@ enum tp_elf_richness tp_elf_richness(Elf *elf)
 enum tp_elf_richness tp_elf_file_richness(const char *path)
 {
 	enum tp_elf_richness r = TP_ELF_BARE;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = tp_fs__open_regular(path, NULL);
 	Elf *elf;
 
 	if (fd < 0)

@@ -37,6 +37,8 @@ static const struct {
 				"the file is damaged: record again" },
 	TP(TP_ERR_INVAL) = { "invalid argument", "this is a bug in the caller" },
 	TP(TP_ERR_STOPPED) = { "stopped by the caller", NULL },
+	TP(TP_ERR_NOT_REGULAR) = { "not a regular file (a FIFO, device or socket)",
+				   "put the file itself at that path, or remove what is there" },
 };
 
 /* |err|, without overflow for LONG_MIN */

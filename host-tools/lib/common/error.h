@@ -26,6 +26,7 @@ enum tp_error {
 	TP_ERR_NO_ATTRS		= TP_ERR_START + 14, /* no event attrs at all */
 	TP_ERR_INVAL		= TP_ERR_START + 15, /* bad argument from the caller */
 	TP_ERR_STOPPED		= TP_ERR_START + 16, /* a callback asked to stop */
+	TP_ERR_NOT_REGULAR	= TP_ERR_START + 17, /* a FIFO, device or socket, not a file */
 	TP_ERR_MAX
 };
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host-tools/lib/common/error.h"
 #include "host-tools/lib/common/fsutil.h"
 #include "host-tools/lib/common/grow.h"
 
@@ -185,16 +186,10 @@ int tp_fs__link_or_copy(const char *src, const char *dst, bool allow_link, bool 
 		if (errno == ENOENT || errno == ENAMETOOLONG)
 			return -errno;
 	}
-	c.in = open(src, O_RDONLY | O_CLOEXEC);
+	c.in = tp_fs__open_regular(src, &st);
 	if (c.in < 0)
-		return -errno;
-	if (fstat(c.in, &st)) {
-		err = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-	} else {
-		err = tp_fs__write_atomic(dst, (st.st_mode & 0777) | 0400, copy_fill, &c);
-	}
+		return c.in;
+	err = tp_fs__write_atomic(dst, (st.st_mode & 0777) | 0400, copy_fill, &c);
 	close(c.in);
 	return err;
 }
@@ -253,17 +248,41 @@ void tp_fs__prune_dirs(const char *path, const char *root)
 	}
 }
 
+int tp_fs__open_regular(const char *path, struct stat *st)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err;
+
+	if (fd < 0) {
+		err = -errno;	/* a UNIX socket: ENXIO, said as what it is */
+		return err == -ENXIO && !stat(path, &sb) && !S_ISREG(sb.st_mode) ?
+		       -TP_ERR_NOT_REGULAR : err;
+	}
+	if (fstat(fd, &sb)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -TP_ERR_NOT_REGULAR;
+	}
+	if (st)
+		*st = sb;
+	return fd;
+}
+
 int tp_fs__read_all(const char *path, uint8_t **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tp_fs__open_regular(path, NULL);
 	ssize_t r;
 
 	*out = NULL;
 	*len = 0;
 	if (!buf || fd < 0) {
-		int err = buf ? -errno : -ENOMEM;
+		int err = fd < 0 ? fd : -ENOMEM;
 
 		free(buf);
 		if (fd >= 0)

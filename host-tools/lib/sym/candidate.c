@@ -221,12 +221,12 @@ int tp_symfinder__try(struct tp_symfinder *f, const char *path)
 
 	if (tp_symfinder__done(f))
 		return 1;
-	/* O_NONBLOCK: a FIFO at a binary's path must not hang the search (fstat refuses it) */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* a FIFO at a binary's path must not hang the search, nor /dev/zero fill memory */
+	fd = tp_fs__open_regular(path, &st);
+	if (fd == -TP_ERR_NOT_REGULAR)
+		symlog(f->s, TP_LOG_WARN, "%s: skipped: %s", path, tp_strerror(fd));
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		goto out_skip;
 	for (i = 0; i < f->n_seen; i++)
 		if (f->seen[i].st_dev == st.st_dev && f->seen[i].st_ino == st.st_ino)
 			goto out_skip;

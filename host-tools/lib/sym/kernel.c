@@ -21,13 +21,13 @@ static int read_file(const char *path, char **buf, size_t *len)
 	size_t cap = 1 << 16, n = 0;
 	char *p = malloc(cap);
 	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tp_fs__open_regular(path, NULL);
 
 	if (fd < 0 || !p) {
 		free(p);
 		if (fd >= 0)
 			close(fd);
-		return fd < 0 ? -TP_ERR_IO : -TP_ERR_NOMEM;
+		return fd == -TP_ERR_NOT_REGULAR ? fd : fd < 0 ? -TP_ERR_IO : -TP_ERR_NOMEM;
 	}
 	while ((r = read(fd, p + n, cap - n)) > 0) {
 		n += (size_t)r;
@@ -100,6 +100,8 @@ static int load_kallsyms(struct tp_symbolizer *s, const char *path, const char *
 	int err;
 
 	err = read_file(path, &buf, &len);
+	if (err == -TP_ERR_NOT_REGULAR)
+		symlog(s, TP_LOG_WARN, "%s: skipped: %s", path, tp_strerror(err));
 	if (err)
 		return err;
 	k = calloc(1, sizeof(*k));
