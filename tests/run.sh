@@ -136,6 +136,8 @@ part "embedded symbols from MiniDebugInfo (.gnu_debugdata, xz), option on vs off
 part "full system: record inside 6 qemu guests (real kernels), report on the host" \
 	env QEMU_OUT="$out/qemu" "$src/tests/qemu/run.sh"
 part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/host/host-san/tinyperf"
+part "hostile files: FIFO, socket, /dev/zero, 4 GiB sparse (report, archive)" \
+	"$src/tests/report/hostile.sh" "$out/host/host-san/tinyperf"
 part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$out/host/host-san" "$out/cache"
 part "fuzz the reader and session (60 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
 bgwait
