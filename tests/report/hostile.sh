@@ -29,13 +29,21 @@ export HOME="$tmp/home"		# no ~/.debug of the caller's: the sysroot is where to 
 mkdir -p "$tmp/bin" "$HOME"
 
 cat >"$tmp/prog.c" <<'EOF'
+#include <sys/syscall.h>
+#include <unistd.h>
 static volatile unsigned long sink;
 __attribute__((noinline)) static void spin(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
 		sink += i * i;
 }
-int main(void) { spin(200000000UL); return 0; }
+int main(void)
+{
+	spin(200000000UL);
+	for (int i = 0; i < 1000000; i++)	/* time in the kernel: samples --kallsyms names */
+		syscall(SYS_getppid);
+	return 0;
+}
 EOF
 prog=$tmp/bin/prog
 if ! ${CC:-cc} -O1 -g -o "$prog" "$tmp/prog.c" ||
@@ -44,6 +52,9 @@ if ! ${CC:-cc} -O1 -g -o "$prog" "$tmp/prog.c" ||
 	done_tests
 	exit 1
 fi
+# the --kallsyms checks need kernel samples: without them report never opens the file
+"$PERF" report -i "$tmp/perf.data" --stdio --sort dso 2>/dev/null >"$tmp/dsos.txt"
+check "setup: the recording has kernel samples" grep -q '\[kernel\.kallsyms\]' "$tmp/dsos.txt"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 

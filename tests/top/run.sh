@@ -27,6 +27,9 @@ cleanup() {
 trap cleanup EXIT
 
 command -v tmux >/dev/null || { fail "tmux is not installed (scripts/deps.sh all)"; done_tests; exit 1; }
+# a session that lives as long as the test: killing the last session makes the server exit,
+# and a new-session racing that exit fails (seen once in CI: the serial pane never existed)
+$tmx new-session -d -s keep "sleep 3600" || { fail "tmux: cannot start a server"; done_tests; exit 1; }
 
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -61,7 +64,8 @@ pane_has() { pane | grep -q "$1"; }
 start_top() {
 	$tmx kill-session -t top 2>/dev/null
 	$tmx new-session -d -s top -x 150 -y 40 \
-		"$host top $* 2>$work/top.err; echo TOP-EXIT=\$?; sleep 60"
+		"$host top $* 2>$work/top.err; echo TOP-EXIT=\$?; sleep 60" ||
+		fail "tmux new-session for top $*"
 }
 
 # record_bg OUT SECS: the recorder streaming spin to OUT in the background ($rp)
