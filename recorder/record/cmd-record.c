@@ -231,6 +231,10 @@ static void loop(struct record *r)
 	pfd[n++] = (struct tp_pollfd){ sig_pipe[0], TP_POLLIN, 0 };
 	for (unsigned i = 0; i < r->el.nr_rings; i++)
 		pfd[n++] = (struct tp_pollfd){ r->el.rings[i].fd, TP_POLLIN, 0 };
+	/* the header says how much is there from the start: a recorder killed before the first
+	 * second leaves a file perf reads too (perf refuses a data size of 0) */
+	if (!r->pipe)
+		tp_writer__checkpoint(&r->w);
 	for (;;) {
 		int64_t t = now_ms();
 		int timeout = 1000;
