@@ -293,12 +293,17 @@ static int open_file(struct tp_reader *r)
 			     r->len);
 		in->data_end = r->len;
 		r->stats.truncated = true;
-	} else if (!(bits[0] | bits[1] | bits[2] | bits[3]) && in->data_end < r->len) {
-		/* a header checkpointed mid-recording: more records may follow */
-		tp_log__warn(&r->log, "no feature sections and %llu bytes after the data "
-			     "section: the recording was not finished, reading records up to "
-			     "the end of the file",
-			     (unsigned long long)(r->len - in->data_end));
+	} else if (!(bits[0] | bits[1] | bits[2] | bits[3])) {
+		/* a header checkpointed mid-recording (perf and tinyperf write features when
+		 * they finish): more records may follow */
+		if (in->data_end < r->len)
+			tp_log__warn(&r->log, "no feature sections and %llu bytes after the data "
+				     "section: the recording was not finished, reading records "
+				     "up to the end of the file",
+				     (unsigned long long)(r->len - in->data_end));
+		else
+			tp_log__warn(&r->log, "no feature sections: the recording was not "
+				     "finished (recorder killed?)");
 		in->data_end = r->len;
 		r->stats.unfinished = true;
 	}
