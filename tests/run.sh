@@ -114,6 +114,9 @@ part "packed recorder (x86_64 core): memory file, \$TMPDIR, errors" \
 part "host tools + unit tests, built with ASan/UBSan" \
 	$MAKE -C "$src" -j"$jobs" O="$out/host" HOST_SANITIZE=1 host-tests
 part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san"
+part "record: 20 SIGKILLs at random moments, what reached the disk is read" \
+	"$src/tests/record/killed.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" \
+	"$out/record-killed"
 part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
 	"$src/tests/report/peer.sh" "$out/host/host-san/tests" "$out/qemu-x86_64-musl/tinyperf"
 part "annotate vs perf annotate (x86_64) and objdump (armv7 Thumb-2, aarch64, MIPS BE ...)" \
