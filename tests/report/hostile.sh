@@ -120,6 +120,20 @@ for kind in fifo zero; do
 	fast_ok "archive, --kallsyms at a $kind"
 done
 
+# perf's own build-id cache holds directories where older layouts had files
+# (.build-id/xx/yyyy -> ../../path/bid/): not hostile, so no "skipped" line for them
+# (a stripped copy, so that the search goes on past the cache to the other candidates)
+mkdir -p "$tmp/stripped"
+strip -o "$tmp/stripped/prog" "$prog"
+"$PERF" buildid-cache -a "$tmp/stripped/prog" >/dev/null 2>&1
+run perf-cache "$tp" report -i "$tmp/perf.data"
+check "report with perf's build-id cache in ~/.debug: no line about its directories" \
+	sh -c "[ -d '$HOME/.debug/.build-id' ] && ! grep -q 'not a regular\|skipped' '$tmp/perf-cache.out'"
+check "report with perf's build-id cache in ~/.debug: names spin" grep -q spin "$tmp/perf-cache.out"
+run perf-cache-archive "$tp" archive -i "$tmp/perf.data" -o "$tmp/cache.tar" --no-compress
+check "archive with perf's build-id cache in ~/.debug: no line about its directories" \
+	sh -c "[ \$(grep -c 'not a regular\|skipped' '$tmp/perf-cache-archive.out') -eq 0 ]"
+
 # 4 GiB of nothing: refused from its first bytes, never mapped or read whole
 truncate -s 4G "$tmp/sparse"
 run sparse /usr/bin/time -f %M -o "$tmp/sparse.rss" "$tp" report -i "$tmp/sparse"

@@ -438,6 +438,32 @@ static bool elf_info(const uint8_t *img, size_t len, struct elfinfo *in)
 	return true;
 }
 
+/* fsutil's gate for paths from sysroots, debug dirs, caches and archives: a regular file
+ * opens; a FIFO is refused without blocking; a directory (perf's build-id cache has them where
+ * older layouts had files) is -EISDIR, not a hostile file */
+static void test_open_regular(void)
+{
+	struct tcase c = case_begin("open_regular: file, FIFO, directory, missing");
+	char file[300], fifo[300], dir[300], none[300];
+	int fd;
+
+	path_of(file, sizeof(file), "or-file");
+	path_of(fifo, sizeof(fifo), "or-fifo");
+	path_of(dir, sizeof(dir), "or-dir");
+	path_of(none, sizeof(none), "or-none");
+	write_file(file, 16, 'x');
+	EXPECT(&c, "mkfifo", 0, mkfifo(fifo, 0600));
+	EXPECT(&c, "mkdir", 0, mkdir(dir, 0700));
+	fd = tp_fs__open_regular(file, NULL);
+	EXPECT(&c, "a regular file opens", 1, fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	EXPECT(&c, "a FIFO: not regular", -TP_ERR_NOT_REGULAR, tp_fs__open_regular(fifo, NULL));
+	EXPECT(&c, "a directory: EISDIR", -EISDIR, tp_fs__open_regular(dir, NULL));
+	EXPECT(&c, "missing: ENOENT", -ENOENT, tp_fs__open_regular(none, NULL));
+	case_end(&c);
+}
+
 static void test_elfslim(void)
 {
 	struct tcase c = case_begin("elfslim: this test's binary without DWARF keeps ids and symbols");
@@ -656,6 +682,7 @@ int main(void)
 	test_list_trim();
 	test_concurrent();
 	test_identify();
+	test_open_regular();
 	test_elfslim();
 	test_unpack_hostile();
 	test_archive_roundtrip();

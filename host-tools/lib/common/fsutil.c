@@ -264,8 +264,8 @@ int tp_fs__open_regular(const char *path, struct stat *st)
 		return err;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -TP_ERR_NOT_REGULAR;
+		close(fd);	/* a directory is not a hostile file: perf's .build-id/xx/… are */
+		return S_ISDIR(sb.st_mode) ? -EISDIR : -TP_ERR_NOT_REGULAR;
 	}
 	if (st)
 		*st = sb;

@@ -44,7 +44,9 @@ struct stat;
 /* path opened read-only if (and only if) it is a regular file: O_NONBLOCK so that a FIFO
  * cannot block the open, then fstat. Every path from a sysroot, debug dir, cache or
  * archive goes through here, so no FIFO, device or socket is ever read. The fd (close it),
- * or -errno, or -TP_ERR_NOT_REGULAR; *st (may be NULL) is the file's stat. */
+ * or -errno (-EISDIR for a directory: perf's build-id cache has directories at paths that
+ * were files in older layouts), or -TP_ERR_NOT_REGULAR; *st (may be NULL) is the file's
+ * stat. */
 int tp_fs__open_regular(const char *path, struct stat *st);
 
 /* whole file into memory (for files whose size stat cannot tell, like /proc/kallsyms):
