@@ -48,12 +48,23 @@ def files_under(rel, exts=('.c', '.h', '.S')):
 folders = sorted(d for d in os.listdir(os.path.join(src, LIB))
                  if os.path.isdir(os.path.join(src, LIB, d)))
 allowed = {}
+# layers declared here while their folder's first files land before its public header (a folder
+# written by several hands); once the header exists its layer line must say the same
+DECLARED = {'unwind': 'common/, data/, session/, sym/'}
 for d in folders:
     pub = '%s/%s/%s.h' % (LIB, d, d)
     if not os.path.exists(os.path.join(src, pub)):
+        if d in DECLARED:
+            allowed[d] = set(re.findall(r'(\w+)/', DECLARED[d]))
+            result(True, 'layer %s declared in layers.py (no %s yet)' % (d, pub))
+            continue
         result(False, 'layer %s has a public header' % d, pub + ' does not exist')
         continue
     m = LAYER.search(read(pub))
+    if m and d in DECLARED:
+        result(set(re.findall(r'(\w+)/', m.group(2))) == set(re.findall(r'(\w+)/', DECLARED[d])),
+               'layer %s: header and layers.py agree' % d,
+               '%s says "%s", layers.py "%s"' % (pub, m.group(2), DECLARED[d]))
     if not m or m.group(1) != d:
         result(False, 'layer %s declares what it may use' % d,
                'no "/* Layer %s: may use ... */" line in %s' % (d, pub))
