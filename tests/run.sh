@@ -142,7 +142,7 @@ part "broken perf.data corpus (tinyperf dump)" "$src/tests/corpus/run.sh" "$out/
 part "hostile files: FIFO, socket, /dev/zero, 4 GiB sparse (report, archive)" \
 	"$src/tests/report/hostile.sh" "$out/host/host-san/tinyperf"
 part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$out/host/host-san" "$out/cache"
-part "fuzz the reader and session (60 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
+part "fuzz the reader and session (60 s), the EHABI unwinder (20 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
 bgwait
 
 echo

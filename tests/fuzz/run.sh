@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build the reader's libFuzzer target with clang (ASan + UBSan) and run it for a bounded
-# time from the seed corpus. New inputs go to a scratch corpus, never into the tree; a crash
+# time from the seed corpus, then the EHABI unwinder's for a third of that (at least 20 s). New inputs go to a scratch corpus, never into the tree; a crash
 # leaves crash-* / leak-* / timeout-* files in the output directory and fails the run.
 # The seeds in tests/fuzz/corpus/ are tiny valid recordings, both byte orders, file and
 # pipe, written by `test-reader --emit-seeds tests/fuzz/corpus` (tests/unit/reader/tools.c).
@@ -39,5 +39,25 @@ if ./fuzz-reader -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len
 else
 	fail "fuzz found a problem: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ') (see $out/fuzz.log)"
 	grep -m5 -E 'ERROR|SUMMARY|runtime error' fuzz.log
+fi
+
+# the ARM EHABI unwinder (tests/fuzz/fuzz-ehabi.c): its own sources only, a third of the time
+# (at least 20 s); seeds from `test-ehabi --emit-seeds tests/fuzz/corpus/ehabi`
+esecs=$((secs / 3 > 20 ? secs / 3 : 20))
+mkdir -p "$out/ehabi/corpus" || exit 1
+if "$clang" -std=c11 -g -O1 -I"$src" -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -o "$out/fuzz-ehabi" "$src/tests/fuzz/fuzz-ehabi.c" \
+	"$src"/host-tools/lib/unwind/ehabi*.c 2>"$out/ehabi/build.log"; then
+	ok "build $out/fuzz-ehabi"
+	cd "$out/ehabi" && rm -f crash-* leak-* timeout-* oom-*
+	if ../fuzz-ehabi -max_total_time="$esecs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+		-print_final_stats=1 corpus "$src/tests/fuzz/corpus/ehabi" >fuzz.log 2>&1; then
+		ok "fuzz-ehabi for ${esecs}s: $(grep -m1 'stat::number_of_executed_units' fuzz.log | awk '{print $2}') runs, no crash"
+	else
+		fail "fuzz-ehabi found a problem: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ') (see $out/ehabi/fuzz.log)"
+		grep -m5 -E 'ERROR|SUMMARY|runtime error' fuzz.log
+	fi
+else
+	fail "build fuzz-ehabi with $clang: $(grep -m1 -i error "$out/ehabi/build.log")"
 fi
 done_tests

@@ -4,7 +4,9 @@
  * registers and stack it captured at its deepest call, the unwinder must walk up to main and
  * beyond with exactly the return addresses and SPs the program reported for itself, also with
  * the tables turned big-endian, and must stop cleanly on a truncated copy of that stack.
- * Set TP_EHABI_KEEP=1 to keep the fixtures (in ./ehabi-fixtures). */
+ * Set TP_EHABI_KEEP=1 to keep the fixtures (in ./ehabi-fixtures).
+ * `test-ehabi --emit-seeds DIR` writes the fuzz target's seeds (tests/fuzz/fuzz-ehabi.c) from
+ * the same tables and stacks instead. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -263,9 +265,105 @@ static void test_real(const char *dir, const char *mode)
 	free(cp);
 }
 
-int main(void)
+static void put_le32(FILE *f, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		fputc((int)(v >> 8 * i) & 0xff, f);
+}
+
+/* one input of tests/fuzz/fuzz-ehabi.c: its header, the sections, the stack words */
+static int emit_seed(const char *dir, const char *name, const struct tp_ehabi_tables *t,
+		     const struct tp_arm_regs *r, uint32_t stack_base, const uint32_t *stack,
+		     size_t nstack)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	fputc(t->big_endian ? 1 : 0, f);
+	fputc((int)(t->exidx_size & 0xff), f);
+	fputc((int)(t->exidx_size >> 8), f);
+	fputc((int)(t->extab_size & 0xff), f);
+	fputc((int)(t->extab_size >> 8), f);
+	put_le32(f, (uint32_t)t->exidx_addr);
+	put_le32(f, (uint32_t)t->extab_addr);
+	for (int i = 0; i < 16; i++)
+		put_le32(f, r->r[i]);
+	put_le32(f, r->valid);
+	put_le32(f, stack_base);
+	put_le32(f, 0);		/* load bias */
+	fwrite(t->exidx, 1, t->exidx_size, f);
+	if (t->extab)
+		fwrite(t->extab, 1, t->extab_size, f);
+	for (size_t i = 0; i < nstack; i++) {
+		uint32_t w = stack[i];
+
+		if (t->big_endian)
+			w = (w >> 24) | (w >> 8 & 0xff00) | (w << 8 & 0xff0000) | w << 24;
+		put_le32(f, w);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static int emit_seeds(const char *dir, const char *fx)
+{
+	static const char *const modes[] = { "arm", "thumb" };
+	char path[PATH_MAX], name[64];
+	struct capture *cp = malloc(sizeof(*cp));
+	int err = !cp;
+
+	for (size_t m = 0; m < ARRAY_SIZE(modes) && !err; m++) {
+		struct elf_tables et = { .fd = -1 };
+		struct tp_arm_regs r;
+
+		snprintf(path, sizeof(path), "%s/%s.out", fx, modes[m]);
+		err = read_capture(path, cp);
+		snprintf(path, sizeof(path), "%s/%s", fx, modes[m]);
+		err = err ? err : open_tables(path, &et);
+		if (!err) {
+			struct tp_ehabi_tables be = big_endian_copy(&et);
+
+			r = cap_regs(cp);
+			snprintf(name, sizeof(name), "real-%s-le", modes[m]);
+			err = emit_seed(dir, name, &et.t, &r, cp->stack_base, cp->stack, cp->nstack);
+			snprintf(name, sizeof(name), "real-%s-be", modes[m]);
+			err = err ? err : emit_seed(dir, name, &be, &r, cp->stack_base, cp->stack,
+						    cp->nstack);
+		}
+		close_tables(&et);
+	}
+	for (int be = 0; be < 2 && !err; be++) {
+		struct tb b;
+		struct stk s = stack_of(64);
+		struct tp_arm_regs r = regs_in();
+
+		multi(&b, be);
+		r.r[15] = 0x8505;	/* in the generic-model function */
+		snprintf(name, sizeof(name), "hand-%s", be ? "be" : "le");
+		err = emit_seed(dir, name, &b.t, &r, s.base, s.w, s.n);
+	}
+	free(cp);
+	return err;
+}
+
+int main(int argc, char **argv)
 {
 	char cmd[2 * PATH_MAX], src[PATH_MAX];
+
+	if (argc == 3 && !strcmp(argv[1], "--emit-seeds")) {
+		elf_version(EV_CURRENT);
+		snprintf(src, sizeof(src), "%s", __FILE__);
+		snprintf(cmd, sizeof(cmd), "sh %s/ehabi-fixtures.sh %s", dirname(src), FX_DIR);
+		if (system(cmd) != 0 || emit_seeds(argv[2], FX_DIR)) {
+			fprintf(stderr, "test-ehabi: cannot write the seeds in %s\n", argv[2]);
+			return 1;
+		}
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", FX_DIR);
+		return system(cmd) ? 1 : 0;
+	}
 
 	for (int be = 0; be < 2; be++) {
 		hand_opcodes(be);
