@@ -32,6 +32,9 @@
 
 #define TP_HELLO_MAGIC		"TPSTREAM1 "
 #define TP_HELLO_MAX		256	/* a longer first line is not a hello */
+/* the one line `tinyperf recv` sends back, just before it closes a TCP connection it refuses
+ * or drops: TP_BYE_MAGIC, why ("refused this device (...)"), '\n' */
+#define TP_BYE_MAGIC		"TPBYE "
 
 struct tp_hello {
 	char version[24];

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/recv/io.h"
+#include "perfdata/framing.h"
 
 /* "HOST:PORT", "[V6]:PORT" or, with a default port, "HOST" */
 static int split(const char *spec, char *host, size_t hcap, char *port, size_t pcap,
@@ -77,13 +79,42 @@ int tp_recv_listen(const struct sockaddr_storage *a, socklen_t len)
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (const struct sockaddr *)a, len) < 0 || listen(fd, 64) < 0) {
+	if (bind(fd, (const struct sockaddr *)a, len) < 0 || listen(fd, 512) < 0) {
 		int e = -errno;
 
 		close(fd);
 		return e;
 	}
 	return fd;
+}
+
+void tp_recv_keepalive(int fd)
+{
+	int on = 1, idle = 60, intvl = 10, cnt = 6;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
+void tp_recv_bye(int fd, const char *why)
+{
+	char line[200];
+	int n = snprintf(line, sizeof(line), "%s%s\n", TP_BYE_MAGIC, why);
+	static char sink[4096];
+
+	/* unread bytes would turn the close into a reset that can discard the line: read
+	 * what is there (a hello, a header) first */
+	for (int i = 0; i < 16 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	if (n > (int)sizeof(line) - 1) {
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	if (send(fd, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		return;
+	shutdown(fd, SHUT_WR);
 }
 
 int tp_recv_connect_start(const struct sockaddr_storage *a, socklen_t len)

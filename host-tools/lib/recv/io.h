@@ -15,6 +15,12 @@ int tp_recv_resolve(const char *spec, const char *def_port, bool numeric,
 void tp_recv_format_addr(char *buf, size_t cap, const struct sockaddr_storage *a);
 /* a listening socket: its fd */
 int tp_recv_listen(const struct sockaddr_storage *a, socklen_t len);
+/* TCP keepalive on a connection: a peer that vanished (unplugged, rebooted) is found in
+ * about two minutes (60 s quiet, then 6 probes 10 s apart) while a live but quiet one stays */
+void tp_recv_keepalive(int fd);
+/* before closing a connection that recv refuses or drops: one line to the recorder,
+ * TP_BYE_MAGIC and why (perfdata/framing.h), without blocking */
+void tp_recv_bye(int fd, const char *why);
 /* a connection under way (poll for POLLOUT, then tp_recv_connect_result): its fd */
 int tp_recv_connect_start(const struct sockaddr_storage *a, socklen_t len);
 /* 0 when connected, else -errno */

@@ -132,4 +132,62 @@ void tp_recv_sanitize(char *out, size_t cap, const char *in, const char *fallbac
 int tp_recv_create(int dirfd, const char *device, const char *session, int64_t when,
 		   char *rel, size_t relcap);
 
+/* ---- the door: who may hold a connection slot (guard.c) ---- */
+
+/* a peer: its address without the port; an IPv4-mapped IPv6 address is IPv4 */
+struct tp_recv_peer {
+	uint8_t family;			/* 4 or 6 */
+	uint8_t addr[16];
+};
+
+/* an --allow range: "192.0.2.0/24", "2001:db8::/32", or one address (/32, /128) */
+struct tp_recv_cidr {
+	uint8_t family;			/* 4 or 6 */
+	uint8_t bits;
+	uint8_t addr[16];		/* the host bits cleared */
+};
+
+/* 0 or -EINVAL */
+int tp_recv_cidr_parse(const char *s, struct tp_recv_cidr *out);
+void tp_recv_peer_of(struct tp_recv_peer *p, const struct sockaddr_storage *a);
+bool tp_recv_cidr_match(const struct tp_recv_cidr *c, const struct tp_recv_peer *p);
+/* in one of the n ranges (n 0: everyone) */
+bool tp_recv_allowed(const struct tp_recv_cidr *list, size_t n, const struct tp_recv_peer *p);
+
+/* one accepted connection, as the admission sees it */
+struct tp_recv_slot {
+	struct tp_recv_peer peer;
+	bool spoke;			/* its hello (or pipe header) arrived */
+	int64_t since;			/* accepted (ms, monotonic) */
+	int64_t last_rx;		/* last bytes received */
+};
+
+struct tp_recv_limits {
+	unsigned max_clients;		/* accepted connections at once */
+	unsigned max_per_peer;		/* ... from one address (0: no limit) */
+	int64_t hello_ms;		/* no hello by then: dropped (0: never) */
+	int64_t idle_ms;		/* a session quiet that long: closed (0: never) */
+	int64_t idle_evict_ms;		/* a session quiet that long may make room */
+};
+
+enum tp_recv_admit {
+	TP_RECV_ROOM,			/* take it */
+	TP_RECV_EVICT,			/* take it after closing *victim */
+	TP_RECV_PEER_FULL,		/* refuse: its address has max_per_peer busy ones */
+	TP_RECV_FULL,			/* refuse: max_clients busy ones */
+};
+
+/* Room for a new connection from peer (spoke: its hello already arrived) among the n
+ * accepted ones. A full table (or a peer at its limit) gives up the connection that waited
+ * longest without a hello; else, for a newcomer that spoke, the session quiet longest if
+ * quiet for idle_evict_ms; else the newcomer is refused. */
+enum tp_recv_admit tp_recv_admit(const struct tp_recv_slot *slots, size_t n,
+				 const struct tp_recv_peer *peer, bool spoke, int64_t now,
+				 const struct tp_recv_limits *lim, size_t *victim);
+
+enum tp_recv_timeout { TP_RECV_IN_TIME, TP_RECV_NO_HELLO, TP_RECV_IDLE };
+
+enum tp_recv_timeout tp_recv_timed_out(const struct tp_recv_slot *s, int64_t now,
+				       const struct tp_recv_limits *lim);
+
 #endif
