@@ -15,44 +15,14 @@
 #include <unistd.h>
 
 #include "host-tools/cli/input.h"
+#include "host-tools/cmd-recv.h"
 #include "host-tools/cmd.h"
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/recv/recv.h"
 #include "include/tinyperf/perf_data.h"
 
-#define MAX_INPUTS	260
-#define DEFAULT_PORT	"5155"
-#define DEFAULT_DIR	"tinyperf-recv"
 #define IDLE_MS		100	/* a quiet line hands its pending text out */
 #define RETRY_MS	1000
-
-enum kind { IN_LISTEN, IN_CONN, IN_LINE, IN_CONNECTING, IN_WAITING };
-
-struct input {
-	enum kind kind;
-	int fd;
-	char name[96];
-	struct tp_recv_conn *conn;
-	struct tp_recv_line *line;
-	struct tp_recv_tty tty;
-	int64_t last_rx, retry_at;
-	bool unflushed;			/* line bytes since the last idle flush */
-	struct sockaddr_storage addr;	/* --connect */
-	socklen_t alen;
-	bool said_waiting;
-};
-
-struct recv {
-	struct tp_recv_conf conf;
-	struct tp_log log;
-	const char *dir;
-	struct input *in[MAX_INPUTS];
-	unsigned n, clients, max_clients;
-	unsigned long finished, saved, count;
-	bool quiet, progress, progress_shown;
-	int verbose;
-	int64_t progress_at;
-};
 
 static volatile sig_atomic_t stop;
 
@@ -62,7 +32,7 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-static int64_t now_ms(void)
+int64_t recv_now_ms(void)
 {
 	struct timespec ts;
 
@@ -79,8 +49,7 @@ static void clear_progress(struct recv *r)
 	r->progress_shown = false;
 }
 
-static void say(struct recv *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct recv *r, const char *fmt, ...)
+void recv_say(struct recv *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -97,7 +66,7 @@ static void on_log(void *ctx, enum tp_log_level level, const char *msg)
 	struct recv *r = ctx;
 
 	if (level <= TP_LOG_WARN || (level == TP_LOG_INFO && !r->quiet) || r->verbose)
-		say(r, "%s", msg);
+		recv_say(r, "%s", msg);
 }
 
 static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info *i)
@@ -107,7 +76,7 @@ static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info
 
 	if (ev == TP_RECV_STARTED) {
 		if (!r->quiet)
-			say(r, "%s: device '%s', session %s (tinyperf %s%s): saving to %s/%s",
+			recv_say(r, "%s: device '%s', session %s (tinyperf %s%s): saving to %s/%s",
 			    i->origin, i->device, i->hello.session, i->hello.version,
 			    i->swapped ? ", other byte order" : "", r->dir, i->path);
 		return;
@@ -118,16 +87,16 @@ static void on_event(void *ctx, enum tp_recv_event ev, const struct tp_recv_info
 			 "from console text", (unsigned long long)i->frames,
 			 (unsigned long long)i->frames_lost, (unsigned long long)i->frames_recovered);
 	if (!i->path[0]) {
-		say(r, "%s: nothing saved for device '%s' (%s)", i->origin, i->device,
+		recv_say(r, "%s: nothing saved for device '%s' (%s)", i->origin, i->device,
 		    i->error ? i->error : "no events in the stream");
 		return;
 	}
 	r->saved++;
 	if (i->complete && !i->error)
-		say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream complete", r->dir, i->path,
+		recv_say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream complete", r->dir, i->path,
 		    (unsigned long long)i->samples, i->bytes / 1e6, frames);
 	else
-		say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream ended early (%s): kept what "
+		recv_say(r, "saved %s/%s: %llu samples, %.2f MB%s; stream ended early (%s): kept what "
 		    "arrived", r->dir, i->path, (unsigned long long)i->samples, i->bytes / 1e6,
 		    frames, i->error ? i->error : "no end marker");
 }
@@ -169,33 +138,33 @@ static void show_progress(struct recv *r)
 
 /* ---- inputs ---- */
 
-static struct input *add(struct recv *r, enum kind kind, int fd, const char *name)
+struct input *recv_add(struct recv *r, enum kind kind, int fd, const char *name)
 {
 	struct input *in;
 
-	if (r->n == MAX_INPUTS || !(in = calloc(1, sizeof(*in))))
+	if (r->n == r->cap || !(in = calloc(1, sizeof(*in))))
 		return NULL;
 	in->kind = kind;
 	in->fd = fd;
-	in->last_rx = now_ms();
+	in->last_rx = recv_now_ms();
 	snprintf(in->name, sizeof(in->name), "%s", name);
 	r->in[r->n++] = in;
 	return in;
 }
 
-static void drop(struct recv *r, unsigned i, const char *why)
+void recv_drop(struct recv *r, unsigned i, const char *why)
 {
 	struct input *in = r->in[i];
 
-	if (in->conn) {
+	if (in->conn)
 		tp_recv_conn__close(in->conn, why);
-		r->clients--;
-	}
+	if (in->accepted)
+		r->accepted--;
 	if (in->line) {
 		const struct tp_deframer_stats *st = tp_recv_line__stats(in->line);
 
 		if (!r->quiet)
-			say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu "
+			recv_say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu "
 			    "bytes of text", in->name, (unsigned long long)st->frames,
 			    (unsigned long long)st->lost, (unsigned long long)st->recovered,
 			    (unsigned long long)st->bad, (unsigned long long)st->text_bytes);
@@ -209,33 +178,9 @@ static void drop(struct recv *r, unsigned i, const char *why)
 	r->in[i] = r->in[--r->n];
 }
 
-static void accept_client(struct recv *r, struct input *l)
-{
-	struct sockaddr_storage a;
-	socklen_t alen = sizeof(a);
-	char name[96];
-	struct input *in;
-	int fd = accept4(l->fd, (struct sockaddr *)&a, &alen, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	tp_recv_format_addr(name, sizeof(name), &a);
-	if (r->clients >= r->max_clients || !(in = add(r, IN_CONN, fd, name))) {
-		say(r, "%s: refused: already %u clients (--max-clients)", name, r->clients);
-		close(fd);
-		return;
-	}
-	if (tp_recv_conn__new(&in->conn, &r->conf, name)) {
-		say(r, "%s: out of memory: dropped", name);
-		drop(r, r->n - 1, NULL);
-		return;
-	}
-	r->clients++;
-}
-
 /* bytes from a connection; false when it is done, with why it ended early in *why */
-static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap,
-		      const char **why)
+bool recv_conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap,
+		    const char **why)
 {
 	ssize_t n = read(in->fd, buf, cap);
 	int e;
@@ -244,17 +189,21 @@ static bool conn_read(struct recv *r, struct input *in, uint8_t *buf, size_t cap
 		return true;
 	if (n <= 0) {
 		if (!tp_recv_conn__session(in->conn) && n == 0 && !r->quiet)
-			say(r, "%s: closed before sending anything", in->name);
+			recv_door_say(r, "%s: closed before sending anything", in->name);
 		*why = n ? "the connection broke" : "the connection closed mid-stream";
 		return false;
 	}
 	e = tp_recv_conn__feed(in->conn, buf, (size_t)n);
+	in->slot.last_rx = recv_now_ms();
+	in->slot.spoke = tp_recv_conn__session(in->conn) != NULL;
 	if (e >= 0)
 		return true;
 	/* one line: this one when nothing was started, else the session's closing line */
-	if (!tp_recv_conn__session(in->conn))
-		say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn) ?
+	if (!tp_recv_conn__session(in->conn)) {
+		r->cnt.not_tinyperf++;
+		recv_door_say(r, "%s: %s: dropped", in->name, tp_recv_conn__error(in->conn) ?
 		    tp_recv_conn__error(in->conn) : tp_strerror(e));
+	}
 	return false;
 }
 
@@ -269,7 +218,7 @@ static bool line_read(struct input *in, uint8_t *buf, size_t cap, const char **w
 		return false;
 	}
 	tp_recv_line__feed(in->line, buf, (size_t)n);
-	in->last_rx = now_ms();
+	in->last_rx = recv_now_ms();
 	in->unflushed = true;
 	return true;
 }
@@ -279,11 +228,11 @@ static void connect_step(struct recv *r, struct input *in, short revents)
 	int e;
 
 	if (in->kind == IN_WAITING) {
-		if (now_ms() < in->retry_at)
+		if (recv_now_ms() < in->retry_at)
 			return;
 		e = tp_recv_connect_start(&in->addr, in->alen);
 		if (e < 0) {
-			in->retry_at = now_ms() + RETRY_MS;
+			in->retry_at = recv_now_ms() + RETRY_MS;
 			return;
 		}
 		in->fd = e;
@@ -295,20 +244,19 @@ static void connect_step(struct recv *r, struct input *in, short revents)
 	e = tp_recv_connect_result(in->fd);
 	if (e) {
 		if (!in->said_waiting && !r->quiet)
-			say(r, "%s: %s: trying again every second", in->name, tp_strerror(e));
+			recv_say(r, "%s: %s: trying again every second", in->name, tp_strerror(e));
 		in->said_waiting = true;
 		close(in->fd);
 		in->fd = -1;
 		in->kind = IN_WAITING;
-		in->retry_at = now_ms() + RETRY_MS;
+		in->retry_at = recv_now_ms() + RETRY_MS;
 		return;
 	}
 	if (tp_recv_conn__new(&in->conn, &r->conf, in->name))
 		return;
 	in->kind = IN_CONN;
-	r->clients++;
 	if (!r->quiet)
-		say(r, "%s: connected", in->name);
+		recv_say(r, "%s: connected", in->name);
 }
 
 /* --from-file: a capture of a line or a connection, or a pipe-mode perf.data */
@@ -320,12 +268,12 @@ static int from_file(struct recv *r, const char *path)
 	unsigned long before = r->saved;
 
 	if (fd < 0) {
-		say(r, "cannot open %s: %s", path, cmd_error_text(eb, sizeof(eb), NULL, -errno));
+		recv_say(r, "cannot open %s: %s", path, cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	tp_recv_file(&r->conf, fd, path, &st, &stop);
 	if (st.bytes && !r->quiet)
-		say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu bytes "
+		recv_say(r, "%s: %llu frames, %llu lost, %llu recovered, %llu bad chunks, %llu bytes "
 		    "of text", path, (unsigned long long)st.frames, (unsigned long long)st.lost,
 		    (unsigned long long)st.recovered, (unsigned long long)st.bad,
 		    (unsigned long long)st.text_bytes);
@@ -344,7 +292,7 @@ static bool done(const struct recv *r)
 static void loop(struct recv *r)
 {
 	static uint8_t buf[65536];
-	struct pollfd pfd[MAX_INPUTS];
+	struct pollfd *pfd = r->pfd;
 
 	while (!done(r)) {
 		unsigned n = r->n;
@@ -354,17 +302,26 @@ static void loop(struct recv *r)
 			struct input *in = r->in[i];
 
 			pfd[i].fd = in->kind == IN_WAITING ? -1 : in->fd;
-			pfd[i].events = in->kind == IN_CONNECTING ? POLLOUT : POLLIN;
+			pfd[i].events = in->kind == IN_CONNECTING ? POLLOUT :
+					in->kind == IN_LISTEN ? recv_door_events(r) : POLLIN;
 			pfd[i].revents = 0;
 		}
 		if (poll(pfd, n, IDLE_MS) < 0 && errno != EINTR)
 			break;
-		t = now_ms();
-		/* backwards: drop() moves the last input into the hole */
+		t = recv_now_ms();
+		/* backwards: recv_drop() moves the last input into the hole; an eviction may
+		 * move one below i, which is then read once more (never blocking) or a round
+		 * later */
 		for (unsigned i = n; i-- > 0 && !done(r);) {
-			struct input *in = r->in[i];
+			struct input *in;
 			const char *why = NULL;
 			bool keep = true;
+
+			if (i >= r->n)
+				continue;
+			in = r->in[i];
+			if (in->accepted && !recv_door_check(r, i, t))
+				continue;
 
 			if (in->kind == IN_WAITING || in->kind == IN_CONNECTING) {
 				connect_step(r, in, pfd[i].revents);
@@ -377,13 +334,13 @@ static void loop(struct recv *r)
 			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			if (in->kind == IN_LISTEN)
-				accept_client(r, in);
+				recv_door_accept(r, in);
 			else if (in->kind == IN_CONN)
-				keep = conn_read(r, in, buf, sizeof(buf), &why);
+				keep = recv_conn_read(r, in, buf, sizeof(buf), &why);
 			else
 				keep = line_read(in, buf, sizeof(buf), &why);
 			if (!keep)
-				drop(r, i, why);
+				recv_drop(r, i, why);
 		}
 		if (r->progress && t - r->progress_at >= 250) {
 			show_progress(r);
@@ -392,100 +349,10 @@ static void loop(struct recv *r)
 	}
 	clear_progress(r);
 	while (r->n)
-		drop(r, r->n - 1, "tinyperf recv stopped");
+		recv_drop(r, r->n - 1, "tinyperf recv stopped");
 }
 
-/* ---- options ---- */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tinyperf recv [OPTIONS]\n"
-		"Receive recordings streamed by devices ('tinyperf record -o tcp://HOST:PORT',\n"
-		"'-o tcp-listen://:PORT', '-o serial:DEV[,BAUD]') and save each session as a\n"
-		"regular perf.data: DIR/<device>/<date>-<time>-<session>.data. Several devices at\n"
-		"once; a stream that breaks still gives a valid file with what arrived. Console\n"
-		"text that arrives on a serial line between frames goes to stdout.\n"
-		"  -o, --output DIR       where to save (default ./" DEFAULT_DIR ")\n"
-		"      --bind ADDR        listen on ADDR (default 127.0.0.1; 0.0.0.0 or :: for\n"
-		"                         every interface)\n"
-		"      --port PORT        listen on PORT (default " DEFAULT_PORT ")\n"
-		"      --connect HOST:PORT  connect to a recorder started with tcp-listen://\n"
-		"      --serial DEV[,BAUD]  read a serial line (made raw at BAUD)\n"
-		"      --from-file FILE   read a capture of a serial line or a TCP stream, or a\n"
-		"                         pipe-mode perf.data ('tinyperf record -o -'), then exit\n"
-		"      --count N          exit after N sessions were saved or ended\n"
-		"      --max-clients N    TCP clients at once (default 64)\n"
-		"  -q, --quiet            only errors and what was saved\n"
-		"  -v, --verbose          more messages\n"
-		"Listens on TCP unless only --serial, --connect or --from-file are given (or\n"
-		"--bind/--port ask for it too). Stops on Ctrl-C, finishing every file.\n");
-}
-
-struct args {
-	const char *bind, *port, *from[16], *serial[16], *connect[16];
-	unsigned nfrom, nserial, nconnect;
-};
-
-static int parse(struct recv *r, struct args *a, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
-		size_t len = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
-		static const char *const with_value[] = { "-o", "--output", "--bind", "--port",
-			"--connect", "--serial", "--from-file", "--count", "--max-clients" };
-		char *end;
-
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
-			if (strlen(with_value[k]) == len && !strncmp(arg, with_value[k], len)) {
-				val = eq && len < strlen(arg) ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-				if (!val) {
-					fprintf(stderr, "tinyperf: recv: %s needs a value\n", arg);
-					return -1;
-				}
-			}
-		}
-#define IS(s) (strlen(s) == len && !strncmp(arg, s, len))
-		if (IS("-o") || IS("--output")) {
-			r->dir = val;
-		} else if (IS("--bind")) {
-			a->bind = val;
-		} else if (IS("--port")) {
-			a->port = val;
-		} else if (IS("--connect") && a->nconnect < 16) {
-			a->connect[a->nconnect++] = val;
-		} else if (IS("--serial") && a->nserial < 16) {
-			a->serial[a->nserial++] = val;
-		} else if (IS("--from-file") && a->nfrom < 16) {
-			a->from[a->nfrom++] = val;
-		} else if (IS("--count") || IS("--max-clients")) {
-			unsigned long v = strtoul(val, &end, 10);
-
-			if (*end || !v || v > 100000) {
-				fprintf(stderr, "tinyperf: recv: bad number '%s' for %s\n", val, arg);
-				return -1;
-			}
-			if (IS("--count"))
-				r->count = v;
-			else
-				r->max_clients = (unsigned)v;
-		} else if (IS("-q") || IS("--quiet")) {
-			r->quiet = true;
-		} else if (IS("-v") || IS("--verbose")) {
-			r->verbose++;
-		} else if (IS("-h") || IS("--help")) {
-			usage(stdout);
-			return 1;
-		} else {
-			fprintf(stderr, "tinyperf: recv: unknown option '%s'\n", arg);
-			return -1;
-		}
-#undef IS
-	}
-	return 0;
-}
-
-static int open_inputs(struct recv *r, const struct args *a)
+static int open_inputs(struct recv *r, const struct recv_args *a)
 {
 	char name[160], eb[256];
 
@@ -497,22 +364,22 @@ static int open_inputs(struct recv *r, const struct args *a)
 
 		snprintf(spec, sizeof(spec), "%s%s%s:%s", a->bind && strchr(a->bind, ':') ? "[" : "",
 			 a->bind ? a->bind : "127.0.0.1", a->bind && strchr(a->bind, ':') ? "]" : "",
-			 a->port ? a->port : DEFAULT_PORT);
+			 a->port ? a->port : RECV_DEFAULT_PORT);
 		if (tp_recv_resolve(spec, NULL, true, &sa, &len)) {
-			say(r, "bad address to listen on: %s", spec);
+			recv_say(r, "bad address to listen on: %s", spec);
 			return -1;
 		}
 		fd = tp_recv_listen(&sa, len);
 		tp_recv_format_addr(name, sizeof(name), &sa);
 		if (fd < 0) {
-			say(r, "cannot listen on %s: %s", name,
+			recv_say(r, "cannot listen on %s: %s", name,
 			    cmd_error_text(eb, sizeof(eb), NULL, fd));
 			return -1;
 		}
-		add(r, IN_LISTEN, fd, name);
+		recv_add(r, IN_LISTEN, fd, name);
 		if (!r->quiet)
-			say(r, "listening on %s, saving to %s/ (on the device: tinyperf record -o "
-			    "tcp://THIS-HOST:%s ...)", name, r->dir, a->port ? a->port : DEFAULT_PORT);
+			recv_say(r, "listening on %s, saving to %s/ (on the device: tinyperf record -o "
+			    "tcp://THIS-HOST:%s ...)", name, r->dir, a->port ? a->port : RECV_DEFAULT_PORT);
 	}
 	for (unsigned i = 0; i < a->nserial; i++) {
 		struct tp_recv_tty tty;
@@ -521,23 +388,23 @@ static int open_inputs(struct recv *r, const struct args *a)
 		struct input *in;
 
 		if (fd < 0) {
-			say(r, "cannot open serial line %s: %s%s", a->serial[i],
+			recv_say(r, "cannot open serial line %s: %s%s", a->serial[i],
 			    cmd_error_text(eb, sizeof(eb), NULL, fd),
 			    fd == -EINVAL ? " (give DEV or DEV,BAUD)" : "");
 			return -1;
 		}
-		in = add(r, IN_LINE, fd, dev);
+		in = recv_add(r, IN_LINE, fd, dev);
 		if (!in || tp_recv_line__new(&in->line, &r->conf, dev)) {
-			say(r, "out of memory");
+			recv_say(r, "out of memory");
 			return -1;
 		}
 		in->tty = tty;
 	}
 	for (unsigned i = 0; i < a->nconnect; i++) {
-		struct input *in = add(r, IN_WAITING, -1, a->connect[i]);
+		struct input *in = recv_add(r, IN_WAITING, -1, a->connect[i]);
 
 		if (!in || tp_recv_resolve(a->connect[i], NULL, false, &in->addr, &in->alen)) {
-			say(r, "bad address '%s': give HOST:PORT or [IPV6]:PORT", a->connect[i]);
+			recv_say(r, "bad address '%s': give HOST:PORT or [IPV6]:PORT", a->connect[i]);
 			return -1;
 		}
 	}
@@ -546,25 +413,26 @@ static int open_inputs(struct recv *r, const struct args *a)
 
 int cmd_recv(int argc, char **argv)
 {
-	struct recv r = { .dir = DEFAULT_DIR, .max_clients = 64 };
-	struct args a = { 0 };
+	struct recv r = { .dir = RECV_DEFAULT_DIR, .lim = { .max_clients = 64, .max_per_peer = 16,
+							     .hello_ms = 5000 } };
+	struct recv_args a = { 0 };
 	struct sigaction sa = { .sa_handler = on_stop };
 	char eb[256];
 	int e, rc = 0;
 
-	e = parse(&r, &a, argc, argv);
+	e = recv_parse(&r, &a, argc, argv);
 	if (e)
 		return e > 0 ? 0 : 2;
 	r.log = (struct tp_log){ on_log, &r };
 	r.progress = !r.quiet && isatty(2);
 	if (mkdir(r.dir, 0755) < 0 && errno != EEXIST) {
-		say(&r, "cannot create %s: %s", r.dir,
+		recv_say(&r, "cannot create %s: %s", r.dir,
 		    cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	r.conf.dirfd = open(r.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r.conf.dirfd < 0) {
-		say(&r, "cannot open %s: %s", r.dir, cmd_error_text(eb, sizeof(eb), NULL, -errno));
+		recv_say(&r, "cannot open %s: %s", r.dir, cmd_error_text(eb, sizeof(eb), NULL, -errno));
 		return 1;
 	}
 	r.conf.log = &r.log;
@@ -574,6 +442,10 @@ int cmd_recv(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (recv_door_open(&r, &a)) {
+		close(r.conf.dirfd);
+		return 1;
+	}
 	for (unsigned i = 0; i < a.nfrom; i++)
 		rc |= from_file(&r, a.from[i]);
 	if (open_inputs(&r, &a) == 0)
@@ -581,7 +453,11 @@ int cmd_recv(int argc, char **argv)
 	else
 		rc = 1;
 	while (r.n)
-		drop(&r, r.n - 1, "tinyperf recv stopped");
+		recv_drop(&r, r.n - 1, "tinyperf recv stopped");
+	recv_door_summary(&r);
+	free(r.in);
+	free(r.pfd);
+	free(r.slots);
 	close(r.conf.dirfd);
 	return rc;
 }
