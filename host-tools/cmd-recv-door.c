@@ -132,8 +132,9 @@ static bool accept_one(struct recv *r, struct input *l)
 	struct tp_recv_peer peer;
 	struct input *in;
 	char name[96], why[160];
-	unsigned ns = 0, idx[1] = { 0 };
+	unsigned ns, idx[1] = { 0 };
 	size_t victim = 0;
+	enum tp_recv_admit adm;
 	int64_t t;
 	bool spoke;
 	int fd = accept4(l->fd, (struct sockaddr *)&a, &alen, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -162,15 +163,29 @@ static bool accept_one(struct recv *r, struct input *l)
 	}
 	spoke = speaks(fd);
 	t = recv_now_ms();
-	for (unsigned i = 0; i < r->n; i++)
-		if (r->in[i]->accepted)
-			r->slots[ns++] = r->in[i]->slot;
-	switch (tp_recv_admit(r->slots, ns, &peer, spoke, t, &r->lim, &victim)) {
-	case TP_RECV_EVICT:
+	for (;;) {
+		ns = 0;
+		for (unsigned i = 0; i < r->n; i++)
+			if (r->in[i]->accepted)
+				r->slots[ns++] = r->in[i]->slot;
+		adm = tp_recv_admit(r->slots, ns, &peer, spoke, t, &r->lim, &victim);
+		if (adm != TP_RECV_EVICT)
+			break;
 		for (unsigned i = 0, k = 0; i < r->n; i++)
 			if (r->in[i]->accepted && k++ == victim)
 				idx[0] = i;
+		/* a device accepted before its hello came has sent it since (it is read next
+		 * round): it spoke, look again. Each round marks one more: bounded. */
+		in = r->in[idx[0]];
+		if (!in->slot.spoke && speaks(in->fd)) {
+			in->slot.spoke = true;
+			continue;
+		}
 		evict(r, idx[0], name);
+		break;
+	}
+	switch (adm) {
+	case TP_RECV_EVICT:
 		break;
 	case TP_RECV_PEER_FULL:
 	case TP_RECV_FULL: {

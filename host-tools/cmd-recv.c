@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -376,6 +378,9 @@ static int open_inputs(struct recv *r, const struct recv_args *a)
 			    cmd_error_text(eb, sizeof(eb), NULL, fd));
 			return -1;
 		}
+		/* the kernel hands a connection over once its first bytes (a recorder's hello)
+		 * came, or after about a second: a device is seldom seen before it spoke */
+		setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &(int){ 1 }, sizeof(int));
 		recv_add(r, IN_LISTEN, fd, name);
 		if (!r->quiet)
 			recv_say(r, "listening on %s, saving to %s/ (on the device: tinyperf record -o "
