@@ -143,14 +143,17 @@ static bool accept_one(struct recv *r, struct input *l)
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
 			r->cnt.no_fds++;
 			r->listen_paused_until = recv_now_ms() + FD_PAUSE_MS;
-			recv_door_say(r, "cannot accept: %s (%u connections open): new ones wait "
-				      "(raise 'ulimit -n' or lower --max-clients)", strerror(errno),
-				      r->accepted);
+			if (!r->fds_short)	/* once until an accept works again */
+				recv_door_say(r, "cannot accept: %s (%u connections open): new ones "
+					      "wait (raise 'ulimit -n' or lower --max-clients)",
+					      strerror(errno), r->accepted);
+			r->fds_short = true;
 			return false;
 		}
 		/* EAGAIN: none left; ECONNABORTED and the like: that one is gone */
 		return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 	}
+	r->fds_short = false;
 	tp_recv_format_addr(name, sizeof(name), &a);
 	tp_recv_peer_of(&peer, &a);
 	if (!tp_recv_allowed(r->allow, r->nallow, &peer)) {

@@ -52,6 +52,7 @@ struct recv {
 	struct tp_recv_cidr allow[RECV_MAX_ALLOW];
 	unsigned nallow;
 	int64_t listen_paused_until;	/* out of file descriptors: accept later */
+	bool fds_short;			/* ... said so */
 	struct recv_counts cnt;
 	int64_t door_window;		/* rate limit of the door's messages */
 	unsigned door_said;
