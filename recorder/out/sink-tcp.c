@@ -184,7 +184,17 @@ static void format_endpoint(char *buf, size_t cap, const union sa *a)
 
 static int tcp_write(struct tp_sink *sink, const void *buf, size_t len)
 {
-	return (int)tp_write_all(((struct sink_tcp *)sink)->fd, buf, len);
+	struct sink_tcp *s = (struct sink_tcp *)sink;
+	long e = tp_write_all(s->fd, buf, len), n, k = 0;
+	char line[sizeof(s->bye) + sizeof(TP_BYE_MAGIC) - 2];	/* bye: its NUL kept */
+
+	/* closed by recv: its last line says why (a dead connection: the read cannot block) */
+	if ((e == -TP_EPIPE || e == -TP_ECONNRESET) && !s->bye[0] &&
+	    (n = sys_read(s->fd, line, sizeof(line) - 1)) >= (long)sizeof(TP_BYE_MAGIC) &&
+	    !memcmp(line, TP_BYE_MAGIC, sizeof(TP_BYE_MAGIC) - 1))
+		for (long i = sizeof(TP_BYE_MAGIC) - 1; i < n && line[i] != '\n'; i++)
+			s->bye[k++] = line[i] >= ' ' && line[i] <= '~' ? line[i] : '?';
+	return (int)e;
 }
 
 static int do_connect(struct sink_tcp *s, const union sa *a, unsigned alen, unsigned retries,

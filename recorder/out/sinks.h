@@ -29,6 +29,7 @@ struct sink_tcp {
 	struct tp_sink sink;
 	int fd;
 	char peer[64];			/* "192.0.2.1:5000", "[::1]:5000" */
+	char bye[96];			/* why recv closed the connection (TP_BYE_MAGIC) */
 };
 
 bool sink_tcp__is(const char *spec);

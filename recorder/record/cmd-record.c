@@ -426,6 +426,10 @@ static int finish(struct record *r)
 	ce = rec_close_stream(r);
 	if (!e)
 		e = ce;
+	if (e && IS_ENABLED(CONFIG_REC_STREAMS) && r->tcp.bye[0]) {
+		rec_output_failed(r, "", e);
+		return r->exit_status ? r->exit_status : 1;
+	}
 	if (e) {
 		rec_fail("writing %s failed: %s: recording stopped; %s", rec_out_name(r), tp_strerror(e),
 		     r->pipe ? "the stream ends at the last whole record" :

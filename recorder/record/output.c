@@ -35,6 +35,14 @@ int rec_close_stream(struct record *r)
 	return e;
 }
 
+/* writing the output failed: one line, recv's own words when it closed the connection */
+TP_NOINLINE int rec_output_failed(const struct record *r, const char *what, long e)
+{
+	if (IS_ENABLED(CONFIG_REC_STREAMS) && r->tcp.bye[0])
+		return rec_fail("recv at %s %s: recording stopped", r->tcp.peer, r->tcp.bye);
+	return rec_fail("cannot write %s%s: %s", what, rec_out_name(r), tp_strerror(e));
+}
+
 /* -o: a file, stdout (-) or a stream to 'tinyperf recv' (recorder/out/sinks.h); every output
  * but a file gets the pipe-mode stream */
 int rec_open_output(struct record *r)
@@ -76,10 +84,10 @@ int rec_open_output(struct record *r)
 	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
 			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);
 	if (e)
-		return rec_fail("cannot write %s: %s", rec_out_name(r), tp_strerror(e));
+		return rec_output_failed(r, "", e);
 	/* only tinyperf recv reads these streams: send its private features too */
 	r->w.pipe_private = IS_ENABLED(CONFIG_REC_STREAMS) &&
 			    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL);
-	return rec_features__start(r) ? rec_fail("cannot write the header features: %s",
-					      tp_strerror(r->write_err)) : 0;
+	return rec_features__start(r) ? rec_output_failed(r, "the header features to ",
+							  r->write_err) : 0;
 }
