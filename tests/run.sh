@@ -130,6 +130,8 @@ part "render: flame graph SVG (widths = folded, diff, escaping, empty, Chromium)
 	env RENDER_OUT="$out/render" "$src/tests/render/run.sh" "$out/host/host-san/tinyperf" "$logs/render"
 part "transport: stdout, TCP, serial (pty), coalescing, recv" \
 	"$src/tests/transport/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport"
+part "recv under abuse: 700 hostile connections + 8 recorders, --allow, timeouts, fds" \
+	"$src/tests/transport/abuse.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/transport-abuse"
 part "top: live view in tmux over TCP and a serial pty, --stdio, -i -, -o" \
 	"$src/tests/top/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/top"
 part "embedded symbols: report with no sysroot/cache/kernel, sysroot wins, TCP, flight" \
