@@ -322,7 +322,9 @@ static void loop(struct recv *r)
 			if (i >= r->n)
 				continue;
 			in = r->in[i];
-			if (in->accepted && !recv_door_check(r, i, t))
+			/* bytes waiting are read first: they may be the hello, or the record
+			 * that ends a quiet spell */
+			if (in->accepted && !(pfd[i].revents & POLLIN) && !recv_door_check(r, i, t))
 				continue;
 
 			if (in->kind == IN_WAITING || in->kind == IN_CONNECTING) {
