@@ -211,7 +211,7 @@ shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 # Kbuild names it. The same fragments say which files stay MIPS32 (mips16-off-y) and which the
 # host unit tests compile (host-test-y, host-tools/host.mk). Paths are relative to recorder/;
 # rec-dirs lists the folders bottom first. perfdata/Kbuild: what the recorder links of it.
-rec-dirs := base events track embed out record pack
+rec-dirs := base events track embed out record stat pack
 rec-y :=
 mips16-off-y :=
 host-test-y :=

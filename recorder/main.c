@@ -8,6 +8,8 @@
 static const struct tp_cmd commands[] = {
 	{ "record", IS_ENABLED(CONFIG_REC_RECORD) ? cmd_record : NULL,
 	  "record a profile into perf.data" },
+	{ "stat", IS_ENABLED(CONFIG_REC_STAT) ? cmd_stat : NULL,
+	  "count events while a command runs, as perf stat" },
 	{ "list", IS_ENABLED(CONFIG_REC_LIST) ? cmd_list : NULL,
 	  "list the events this device can record" },
 	{ "help", cmd_help, "show this help" },

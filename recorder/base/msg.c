@@ -2,6 +2,13 @@
 #include "libc-shim/shim.h"
 #include "recorder/base/msg.h"
 
+static const char *command = "record";
+
+void rec_msg__command(const char *name)
+{
+	command = name;
+}
+
 void rec_msg(bool quiet, const char *fmt, ...)
 {
 	char buf[512];
@@ -28,6 +35,6 @@ ARCH_VARARGS_GPR int rec_fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	tp_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	tp_dprintf(2, "tinyperf: record: %s\n", buf);
+	tp_dprintf(2, "tinyperf: %s: %s\n", command, buf);
 	return 1;
 }

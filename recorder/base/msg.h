@@ -1,10 +1,12 @@
 /* The recorder's messages on stderr (msg.c): errors and warnings as one line each, and notes
- * that -q silences. Every part of 'tinyperf record' prints through these. */
+ * that -q silences. Every part of 'tinyperf record' and 'tinyperf stat' prints through these. */
 #ifndef TINYPERF_RECORDER_BASE_MSG_H
 #define TINYPERF_RECORDER_BASE_MSG_H
 
 #include "libc-shim/types.h"
 
+/* the command the messages name: "record" unless another command says so first */
+void rec_msg__command(const char *name);
 /* "tinyperf: record: ..." on stderr; returns 1 */
 int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
 /* the same line as a warning: recording goes on */

@@ -16,8 +16,7 @@ static long paranoid(void)
 	       !tp_parse_s64(buf, 10, &v) ? (long)v : 2;
 }
 
-/* why e did not open, as one line (rec_fail) */
-static void explain(const struct evsel *e, long r, int task)
+void evlist__explain(const struct evsel *e, long r, int task)
 {
 	const char *what = tp_strerror(r);
 	/* --overwrite asks for write_backward rings, which an older kernel refuses (EINVAL) */
@@ -110,7 +109,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 					continue;   /* the thread exited meanwhile */
 				if (fd < 0) {
 					if (!quiet_perm || (fd != -TP_EACCES && fd != -TP_EPERM))
-						explain(e, fd, tasks[t]);
+						evlist__explain(e, fd, tasks[t]);
 					evlist__close(el);
 					return (int)fd;
 				}

@@ -31,6 +31,9 @@ struct evlist {
  * quiet_perm, EACCES and EPERM unprinted: the caller has another way to try. */
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm);
+/* why e did not open on task (-1: every task), as one line (rec_fail): what to do, and
+ * for EACCES/EPERM perf_event_paranoid's value and the setting that allows it */
+void evlist__explain(const struct evsel *e, long err, int task);
 /* map one ring of pages data pages per CPU; 0, or -errno after printing why (rec_fail) */
 int evlist__mmap(struct evlist *el, unsigned pages);
 void evlist__enable(struct evlist *el, bool on);

@@ -1,0 +1,502 @@
+/* 'tinyperf stat': open counting events on a command (inherited, enabled at its exec), on
+ * CPUs (-a, -C) or on threads (-p, -t); run; read them with their enabled and running times
+ * (so multiplexed counts are scaled up as perf scales them); print. -I prints the counts of
+ * each interval, -r repeats the command and keeps every run's count for the spread. */
+#include "libc-shim/shim.h"
+#include "recorder/base/msg.h"
+#include "recorder/events/evlist.h"
+#include "recorder/record/sysinfo.h"
+#include "recorder/record/workload.h"
+#include "recorder/stat/stat.h"
+
+/* perf stat 6.1's default set; -a counts cpu-clock instead of task-clock */
+#define DEFAULT_EVENTS "context-switches,cpu-migrations,page-faults,cycles,instructions," \
+		       "branches,branch-misses"
+
+static struct stat st;		/* static: large (the event list), one run per process */
+static int cpus[REC_MAX_CPUS];
+static int tasks[REC_MAX_TASKS];
+static volatile int got_signal;
+
+struct counts { uint64_t val, ena, run; };
+
+struct runner {
+	unsigned nr_cpus, nr_tasks;
+	int *fds;			/* [event][task][cpu] */
+	size_t nr_fds;
+	struct counts *now, *prev;	/* [event][slot], summed over the slot's fds */
+	uint64_t *hist;			/* -r: [run][event][slot] scaled counts */
+	struct workload wl;
+	int status;			/* the command's exit status */
+	int term_sig;			/* the command died of this signal */
+};
+
+static void on_signal(int sig)
+{
+	if (sig != TP_SIGCHLD)
+		got_signal = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct tp_timespec ts = { 0 };
+
+	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.sec * 1000000000 + (uint64_t)ts.nsec;
+}
+
+static void *zalloc(size_t bytes)
+{
+	long a = sys_mmap(NULL, bytes ? bytes : 1, TP_PROT_READ | TP_PROT_WRITE,
+			  TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
+
+	return a < 0 && a > -4096 ? NULL : (void *)a;
+}
+
+static unsigned kind_of(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
+		       K_CLOCK : K_OTHER;
+	if (a->type != PERF_TYPE_HARDWARE)
+		return K_OTHER;
+	switch (a->config) {
+	case PERF_COUNT_HW_CPU_CYCLES: return K_CYCLES;
+	case PERF_COUNT_HW_INSTRUCTIONS: return K_INSN;
+	case PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return K_BRANCHES;
+	case PERF_COUNT_HW_BRANCH_MISSES: return K_BMISS;
+	case PERF_COUNT_HW_CACHE_REFERENCES: return K_CREFS;
+	case PERF_COUNT_HW_CACHE_MISSES: return K_CMISS;
+	}
+	return K_OTHER;
+}
+
+static int events(struct stat *s)
+{
+	struct evlist_spec *l = &s->spec;
+
+	if (!s->o.nr_events && (events__parse(l, s->o.system_wide ? "cpu-clock" : "task-clock") ||
+				events__parse(l, DEFAULT_EVENTS)))
+		return 255;
+	for (unsigned i = 0; i < s->o.nr_events; i++)
+		if (events__parse(l, s->o.events[i]))
+			return STAT_EXIT_USAGE;
+	if (l->nr > STAT_MAX_EVENTS)
+		return rec_fail("too many events (at most %d)", STAT_MAX_EVENTS), STAT_EXIT_USAGE;
+	for (unsigned i = 0; i < l->nr; i++) {
+		struct perf_event_attr *a = &l->ev[i].attr;
+
+		a->sample_type = 0;
+		a->sample_period = 0;
+		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_INHERIT;
+		if (s->o.argv && !s->o.system_wide)
+			a->flags |= PERF_ATTR_FLAG_ENABLE_ON_EXEC;
+		s->kind[i] = (uint8_t)kind_of(a);
+	}
+	return 0;
+}
+
+/* the threads of process pid into tasks[] */
+static int threads_of(struct runner *r, int pid)
+{
+	static uint64_t buf[256];
+	char path[40];
+	struct tp_dir d;
+	const char *name;
+	unsigned tid;
+	int e;
+
+	tp_snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	e = tp_dir__open(&d, path, buf, sizeof(buf));
+	if (e)
+		return rec_fail("no process %d: %s", pid, tp_strerror(e)), 255;
+	while ((name = tp_dir__next(&d)))
+		if (!tp_parse_uint(name, &tid) && r->nr_tasks < REC_MAX_TASKS)
+			tasks[r->nr_tasks++] = (int)tid;
+	sys_close(d.fd);
+	return 0;
+}
+
+static int targets(struct stat *s, struct runner *r)
+{
+	static uint64_t mask[REC_MAX_CPUS / 64];
+	static char online[256];
+	const char *list = s->o.cpu_list;
+
+	r->nr_cpus = 0;
+	if (!list && s->o.system_wide && tp_read_file("/sys/devices/system/cpu/online", online,
+						      sizeof(online)) > 0)
+		list = online;
+	if (list) {
+		if (cpulist__parse(list, mask, REC_MAX_CPUS, NULL) <= 0)
+			return rec_fail("bad CPU list '%s': give e.g. 0-3,6", list), STAT_EXIT_USAGE;
+		for (unsigned c = 0; c < REC_MAX_CPUS; c++)
+			if (*tp_bit_byte(mask, c) & TP_BIT_MASK(c))
+				cpus[r->nr_cpus++] = (int)c;
+	} else if (s->o.system_wide) {
+		return rec_fail("cannot read the online CPUs"), 255;
+	} else {
+		cpus[r->nr_cpus++] = -1;
+	}
+	r->nr_tasks = 0;
+	if (s->o.system_wide)
+		tasks[r->nr_tasks++] = -1;
+	else if (s->o.pid_list)
+		for (unsigned i = 0; i < s->o.nr_ids; i++) {
+			int e = threads_of(r, s->o.ids[i]);
+
+			if (e)
+				return e;
+		}
+	else if (s->o.tid_list)
+		for (unsigned i = 0; i < s->o.nr_ids; i++)
+			tasks[r->nr_tasks++] = s->o.ids[i];
+	else
+		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
+	s->cpus = cpus;
+	s->nr_slots = s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
+	r->nr_fds = (size_t)s->spec.nr * r->nr_tasks * r->nr_cpus;
+	r->fds = zalloc(r->nr_fds * sizeof(int));
+	r->now = zalloc(2 * s->spec.nr * s->nr_slots * sizeof(struct counts));
+	s->vals = zalloc(s->spec.nr * s->nr_slots * sizeof(struct stat_val));
+	r->hist = zalloc((size_t)s->o.repeat * s->spec.nr * s->nr_slots * sizeof(uint64_t));
+	if (!r->fds || !r->now || !s->vals || !r->hist)
+		return rec_fail("out of memory for %zu counters", r->nr_fds), 255;
+	r->prev = r->now + s->spec.nr * s->nr_slots;
+	return 0;
+}
+
+static bool unsupported_err(long e)
+{
+	return e == -TP_ENOENT || e == -TP_EOPNOTSUPP || e == -TP_ENODEV || e == -TP_EINVAL ||
+	       e == -TP_ENOSYS || e == -TP_ENXIO;
+}
+
+static void close_all(struct runner *r)
+{
+	for (size_t i = 0; i < r->nr_fds; i++)
+		if (r->fds[i] > 0)
+			sys_close(r->fds[i]);
+	memset(r->fds, 0, r->nr_fds * sizeof(int));
+}
+
+/* open every event's fds; an event that this kernel or CPU lacks is <not supported>, as
+ * perf's; no permission is the record command's one line, perf_event_paranoid named */
+static int open_all(struct stat *s, struct runner *r)
+{
+	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
+
+	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
+		struct evsel *e = &s->spec.ev[ev];
+		int *fds = r->fds + ev * per_ev;
+
+		if (s->unsupported[ev])
+			continue;
+		for (size_t i = 0; i < per_ev; i++) {
+			int task = tasks[i / r->nr_cpus], cpu = cpus[i % r->nr_cpus];
+			long fd = sys_perf_event_open(&e->attr, task, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+			if (fd >= 0) {
+				fds[i] = (int)fd;
+				continue;
+			}
+			if (fd == -TP_ESRCH && task > 0 && !s->o.argv)
+				continue;	/* the thread exited meanwhile */
+			if ((fd == -TP_EACCES || fd == -TP_EPERM) && task >= 0 &&
+			    !(e->attr.flags & PERF_ATTR_FLAG_EXCLUDE_KERNEL)) {
+				/* perf_event_paranoid >= 2: user space only, named :u as perf does */
+				size_t n = strlen(e->name);
+
+				e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV;
+				if (!strchr(e->name, ':') && n + 3 <= sizeof(e->name))
+					memcpy(e->name + n, ":u", 3);
+				i = (size_t)-1;
+				for (size_t k = 0; k < per_ev; k++)
+					if (fds[k] > 0)
+						sys_close(fds[k]);
+				memset(fds, 0, per_ev * sizeof(int));
+				continue;
+			}
+			if (i == 0 && unsupported_err(fd)) {
+				s->unsupported[ev] = true;
+				break;
+			}
+			evlist__explain(e, fd, task);
+			return 255;
+		}
+	}
+	return 0;
+}
+
+static void enable_all(struct runner *r, unsigned long req)
+{
+	for (size_t i = 0; i < r->nr_fds; i++)
+		if (r->fds[i] > 0)
+			sys_ioctl(r->fds[i], req, 0);
+}
+
+/* read every fd into r->now, summed per slot */
+static void read_all(struct stat *s, struct runner *r)
+{
+	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
+
+	memset(r->now, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
+	for (unsigned ev = 0; ev < s->spec.nr; ev++)
+		for (size_t i = 0; i < per_ev; i++) {
+			int fd = r->fds[ev * per_ev + i];
+			struct counts *c = &r->now[ev * s->nr_slots + (s->nr_slots > 1 ? i % r->nr_cpus : 0)];
+			uint64_t v[3];
+
+			if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v)) {
+				c->val += v[0];
+				c->ena += v[1];
+				c->run += v[2];
+			}
+		}
+}
+
+/* now - prev (the last interval), or now, into the printed values, scaled */
+static void values(struct stat *s, struct runner *r, bool delta)
+{
+	for (unsigned i = 0; i < s->spec.nr * s->nr_slots; i++) {
+		struct counts c = r->now[i];
+		struct stat_val *v = &s->vals[i];
+
+		if (delta) {
+			c.val -= r->prev[i].val;
+			c.ena -= r->prev[i].ena;
+			c.run -= r->prev[i].run;
+			r->prev[i] = r->now[i];
+		}
+		v->ena = c.ena;
+		v->run = c.run;
+		v->counted = c.run && c.ena;
+		v->val = !v->counted ? 0 : c.run < c.ena ? stat_muldiv(c.val, c.ena, c.run) : c.val;
+	}
+}
+
+/* reap the command if it ended (or wait for it): 1 when it did */
+static int reap(struct stat *s, struct runner *r, bool block)
+{
+	long ru[18];	/* struct rusage: utime, stime as {long sec, long usec}, then 14 longs */
+	int status = 0;
+	long p;
+
+	if (r->wl.pid <= 0)
+		return 1;
+	p = sys_wait4(r->wl.pid, &status, block ? 0 : TP_WNOHANG, ru);
+	if (p != r->wl.pid)
+		return 0;
+	r->wl.pid = 0;
+	s->utime_us = (int64_t)ru[0] * 1000000 + ru[1];
+	s->stime_us = (int64_t)ru[2] * 1000000 + ru[3];
+	r->term_sig = status & 0x7f;
+	r->status = r->term_sig ? 0 : (status >> 8) & 0xff;	/* perf: 0 after a signal */
+	return 1;
+}
+
+/* -p/-t: has every target thread gone? */
+static bool targets_gone(const struct stat *s, const struct runner *r)
+{
+	if (s->o.system_wide)
+		return false;
+	for (unsigned i = 0; i < r->nr_tasks; i++)
+		if (sys_kill(tasks[i], 0) != -TP_ESRCH)
+			return false;
+	return true;
+}
+
+static void nap(uint64_t ns)
+{
+	struct tp_timespec ts = { (int64_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+	sys_nanosleep(&ts);	/* a signal (the command's SIGCHLD too) ends it early */
+}
+
+/* one run: open, start, wait (printing intervals), read; 0 or an exit status */
+static int run(struct stat *s, struct runner *r)
+{
+	bool cmd = s->o.argv != NULL, on_exec = cmd && !s->o.system_wide;
+	uint64_t ival = (uint64_t)s->o.interval_ms * 1000000, t0, next;
+	unsigned block = 0;
+	int e;
+
+	if (cmd) {
+		e = workload__prepare(&r->wl, s->o.argv, tp_environ);
+		if (e)
+			return rec_fail("cannot start '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
+		if (on_exec)
+			tasks[0] = r->wl.pid;
+	}
+	e = open_all(s, r);
+	if (e) {
+		if (cmd) {
+			sys_kill(r->wl.pid, TP_SIGKILL);
+			reap(s, r, true);
+		}
+		return e;
+	}
+	if (!on_exec)
+		enable_all(r, PERF_EVENT_IOC_ENABLE);
+	if (ival)
+		memset(r->prev, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
+	t0 = now_ns();
+	next = t0 + ival;
+	s->wall_ns = ival;	/* -I: CPUs utilized over the interval, as perf */
+	if (cmd) {
+		e = workload__start(&r->wl);
+		if (e) {
+			reap(s, r, true);
+			close_all(r);
+			return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
+		}
+	}
+	for (;;) {
+		uint64_t t = now_ns();
+
+		if (ival && t >= next) {
+			read_all(s, r);
+			values(s, r, true);
+			s->ts_ns = t - t0;
+			stat__print(s, block++);
+			next += ival;
+			continue;
+		}
+		if (cmd ? reap(s, r, false) : got_signal || targets_gone(s, r))
+			break;
+		if (got_signal && cmd) {	/* pass it on, and count until the command ends */
+			sys_kill(r->wl.pid, got_signal);
+			got_signal = 0;
+		}
+		if (ival)
+			nap(next - t);
+		else if (cmd)
+			reap(s, r, true);
+		else
+			nap(1000000000);
+	}
+	s->wall_ns = now_ns() - t0;
+	if (!on_exec)
+		enable_all(r, PERF_EVENT_IOC_DISABLE);
+	read_all(s, r);
+	if (ival) {	/* the last, partial interval */
+		values(s, r, true);
+		s->ts_ns = s->wall_ns;
+		s->wall_ns = ival;
+		stat__print(s, block);
+	}
+	close_all(r);
+	return 0;
+}
+
+static uint64_t isqrt(uint64_t v)
+{
+	uint64_t r = 0, b = 1ULL << 62;
+
+	while (b > v)
+		b >>= 2;
+	for (; b; b >>= 2) {
+		if (v >= r + b) {
+			v -= r + b;
+			r = (r >> 1) + b;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+/* the mean of n values a stride apart, and perf's spread: the standard error of the mean,
+ * in hundredths of a percent of the mean (*sd: absolute). Each deviation is taken relative
+ * to the mean in units of 2^-20 (capped at 64 times the mean), so the squares add up in 64
+ * bits for up to STAT_MAX_RUNS runs. */
+static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *pct100,
+		       uint64_t *sd)
+{
+	uint64_t sum = 0, sq = 0, m, rt;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += x[i * stride];
+	m = (sum + n / 2) / n;
+	*pct100 = 0;
+	*sd = 0;
+	if (!m || n < 2)
+		return m;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = x[i * stride], d = v > m ? v - m : m - v;
+		uint64_t rel = d >= m << 6 ? 1ULL << 26 : stat_muldiv(d, 1 << 20, m);
+
+		sq += rel * rel;
+	}
+	rt = isqrt(sq / ((uint64_t)n * (n - 1)));	/* relative, in units of 2^-20 */
+	*pct100 = (uint32_t)((rt * 10000 + (1 << 19)) >> 20);
+	*sd = stat_muldiv(m, rt, 1 << 20);
+	return m;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static uint64_t walls[STAT_MAX_RUNS];
+	static const uint8_t sigs[] = { TP_SIGINT, TP_SIGTERM, TP_SIGHUP, TP_SIGCHLD };
+	struct stat *s = &st;
+	struct runner r;
+	unsigned nv;
+	int e;
+
+	rec_msg__command("stat");
+	e = stat_opts__parse(&s->o, argc, argv);
+	if (e)
+		return e < 0 ? 0 : e;
+	if (s->o.interval_ms && s->o.repeat > 1)
+		return rec_fail("-I and -r exclude each other: see 'tinyperf stat --help'"),
+		       STAT_EXIT_USAGE;
+	memset(&r, 0, sizeof(r));
+	e = events(s);
+	if (!e)
+		e = targets(s, &r);
+	if (e)
+		return e;
+	for (unsigned i = 0; i < sizeof(sigs); i++)
+		sys_signal(sigs[i], on_signal, 0);
+	nv = s->spec.nr * s->nr_slots;
+	for (unsigned k = 0; k < s->o.repeat; k++) {
+		e = run(s, &r);
+		if (e)
+			return e;
+		if (k == 0 && !s->o.nr_events && !s->o.sep && s->unsupported[4] && s->unsupported[5] &&
+		    s->unsupported[6] && s->unsupported[7])
+			rec_warn("no hardware counters here (no PMU): cycles, instructions, branches "
+				 "and branch-misses are not supported");
+		if (s->o.interval_ms)
+			break;
+		values(s, &r, false);
+		walls[k] = s->wall_ns;
+		for (unsigned i = 0; i < nv; i++) {
+			r.hist[(size_t)k * nv + i] = s->vals[i].val;
+			r.prev[i].ena += s->vals[i].ena;	/* -r: the totals */
+			r.prev[i].run += s->vals[i].run;
+		}
+	}
+	if (!s->o.interval_ms) {
+		for (unsigned i = 0; i < nv; i++) {
+			struct stat_val *v = &s->vals[i];
+			uint64_t sd;
+
+			v->val = spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
+			v->ena = r.prev[i].ena;
+			v->run = r.prev[i].run;
+			v->counted = v->run && v->ena;
+		}
+		s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);
+		s->show_ru = s->o.argv && !s->o.system_wide && s->o.repeat == 1;
+		if (r.term_sig)
+			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);
+		stat__print(s, 0);
+	}
+	if (got_signal && !s->o.argv) {	/* as perf: die of the signal that stopped counting */
+		sys_signal(got_signal, TP_SIG_DFL, 0);
+		sys_kill((int)sys_getpid(), got_signal);
+	}
+	return r.status;
+}

@@ -1,0 +1,70 @@
+/* 'tinyperf stat': counting events, printed as perf stat prints them. opts.c parses the
+ * options, cmd-stat.c opens, runs and reads the counters, print.c lays out the lines (fixed
+ * point: no floating point in the recorder). Functions returning int give 0, or an exit
+ * status after printing a one-line error. */
+#ifndef TINYPERF_RECORDER_STAT_STAT_H
+#define TINYPERF_RECORDER_STAT_STAT_H
+
+#include "libc-shim/types.h"
+#include "recorder/events/events.h"
+
+#define STAT_MAX_EVENTS 64
+#define STAT_MAX_IDS 64
+#define STAT_MAX_RUNS 1024
+#define STAT_EXIT_USAGE 129	/* perf's for a bad option or event */
+
+struct stat_opts {
+	const char *events[16];         /* -e arguments */
+	unsigned nr_events;
+	bool system_wide;               /* -a */
+	bool per_cpu;                   /* -A, --no-aggr, --per-cpu */
+	const char *cpu_list;           /* -C */
+	const char *pid_list, *tid_list; /* -p, -t as given (the header names them) */
+	int ids[STAT_MAX_IDS];          /* the -p or -t numbers */
+	unsigned nr_ids;
+	unsigned interval_ms;           /* -I */
+	unsigned repeat;                /* -r, 1 without */
+	const char *sep;                /* -x, NULL: aligned columns */
+	char **argv;                    /* the command, or NULL */
+	int argc;
+};
+
+/* what perf derives a metric from: the kind of an event */
+enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
+
+/* one printed value: the count (scaled up when multiplexed), its enabled and running times,
+ * the run-to-run noise in hundredths of a percent (-r) */
+struct stat_val {
+	uint64_t val, ena, run;
+	uint32_t noise;
+	bool counted;
+};
+
+struct stat {
+	struct stat_opts o;
+	unsigned nr_slots;              /* printed per event: CPUs with --per-cpu, else 1 */
+	uint64_t wall_ns;               /* elapsed (the mean with -r), or the interval */
+	uint64_t wall_sd_ns;            /* -r: the standard error of the mean of elapsed */
+	uint64_t ts_ns;                 /* -I: this block's time since the start */
+	int64_t utime_us, stime_us;     /* the command's, from wait4 */
+	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
+	const int *cpus;
+	uint8_t kind[STAT_MAX_EVENTS];
+	bool unsupported[STAT_MAX_EVENTS];
+	struct stat_val *vals;          /* [event][slot] */
+	struct evlist_spec spec;        /* last: large */
+};
+
+/* round(a * b / c), c > 0, with a 128-bit product (print.c) */
+uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
+
+/* 0, -1 after --help, or an exit status after a one-line error */
+int stat_opts__parse(struct stat_opts *o, int argc, char **argv);
+
+/* the header (" Performance counter stats for ..."), the counters, the footer, to stderr as
+ * perf stat prints them; an interval block with -I */
+void stat__print(const struct stat *s, unsigned block);
+
+int cmd_stat(int argc, char **argv);
+
+#endif
