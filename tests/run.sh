@@ -101,6 +101,8 @@ part "record: the core build (issue 3's features only, core-musl.config), read b
 	env T_NAME=record-core "$src/tests/record/run.sh" "$out/qemu-x86_64-core-musl/tinyperf" "$out/record-core"
 part "record: messages (kptr_restrict vs paranoid as nobody, tracefs left as found, usage errors)" \
 	"$src/tests/record/messages.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/record-messages"
+part "stat vs Linux perf stat: counts, layout, -x, -I, -r, -A, exit status, permission" \
+	"$src/tests/stat/run.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/stat"
 part "flight recorder: overwrite, SIGUSR2 snapshots, rotation" "$src/tests/flight/run.sh" "$out/qemu-x86_64-musl/tinyperf"
 bgpart "flight recorder soak: 10 min -a -F 1000, churn, flat RSS" \
 	"$src/tests/flight/soak.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/flight-soak" 600

@@ -72,7 +72,8 @@ one bare "# CONFIG_REC_TRACEPOINTS is not set
 # CONFIG_REC_HELP is not set
 # CONFIG_REC_STREAMS is not set
 # CONFIG_REC_EMBED_SYMBOLS is not set
-# CONFIG_REC_FLIGHT is not set" "--switch-output"
+# CONFIG_REC_FLIGHT is not set
+# CONFIG_REC_STAT is not set" "--switch-output"
 one extras "CONFIG_REC_EMBED_MINIDEBUGINFO=y
 CONFIG_REC_BUILDID_CACHE=y
 CONFIG_REC_PACK=y" ""
