@@ -374,6 +374,46 @@ check_board() {
 			esac
 		fi
 	done
+	check_stat
 	check_serial serial-con "$cbd_d/console.log" "the console $B_CONSOLE, shared with kernel messages"
 	[ -z "$B_UART2" ] || check_serial serial-uart2 "$cbd_d/uart2.bin" "the second UART $B_UART2" strict
+}
+
+# ---- stat: the text 'tinyperf stat' printed in the guest ----
+
+# check_stat: stat.log has perf stat's lines (software counts with their rates, the hardware
+# ones counted where the board has a PMU: cycles with GHz, instructions with IPC when this
+# QEMU CPU counts them, else <not supported>), the footer; stat-x.log perf's 7 CSV fields
+check_stat() {
+	cs_l=$C_FILES/stat.log cs_x=$C_FILES/stat-x.log
+	cs_rc=$(awk '$1 == "stat" { print $2 }' "$C_FILES/steps.txt" 2>/dev/null)
+	cs_bad=
+	[ "$cs_rc" = 0 ] || cs_bad="exit ${cs_rc:-none};"
+	grep -q "^ Performance counter stats for '/bin/spin 0.3':$" "$cs_l" 2>/dev/null || cs_bad="$cs_bad no header;"
+	grep -Eq '^ +[0-9]+\.[0-9][0-9] msec task-clock +# +[0-9]+\.[0-9]{3} CPUs utilized +$' "$cs_l" || cs_bad="$cs_bad task-clock;"
+	for cs_e in context-switches cpu-migrations page-faults; do
+		grep -Eq "^ +[0-9]+      $cs_e +# +[0-9]+\.[0-9]{3} [KMG]?/sec +\$" "$cs_l" || cs_bad="$cs_bad $cs_e;"
+	done
+	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' "$cs_l" && grep -q ' seconds user$' "$cs_l" &&
+		grep -q ' seconds sys$' "$cs_l" || cs_bad="$cs_bad footer;"
+	for cs_e in cycles instructions branches branch-misses; do
+		grep -Eq "^ +([0-9]+|<not supported>)      $cs_e( |\$)" "$cs_l" || cs_bad="$cs_bad $cs_e;"
+	done
+	case " $B_EVENTS " in
+	*" cycles "*)
+		grep -Eq '^ +[0-9]+      cycles +# +[0-9]+\.[0-9]{3} GHz' "$cs_l" || cs_bad="$cs_bad cycles not counted (PMU);"
+		if grep -Eq '^ +[0-9]+      instructions ' "$cs_l"; then
+			grep -Eq 'instructions +# +[0-9]+\.[0-9][0-9]  insn per cycle' "$cs_l" || cs_bad="$cs_bad no IPC;"
+		else
+			warn "$B_NAME stat: this QEMU CPU counts cycles but not instructions (QEMU counts INST_RETIRED only with -icount): no IPC line"
+		fi ;;
+	*) grep -q '^   <not supported>      cycles  ' "$cs_l" || cs_bad="$cs_bad cycles without a PMU;" ;;
+	esac
+	awk -F, 'NF != 7 || $3 !~ /^(task-clock|cycles|instructions)$/ { bad = 1 } END { exit bad || NR != 3 }' "$cs_x" 2>/dev/null ||
+		cs_bad="$cs_bad -x , fields;"
+	if [ -z "$cs_bad" ]; then
+		ok "$B_NAME stat: perf stat's lines: $(awk '/^ .*(task-clock|cycles|insn per)/ { $1 = $1; printf "%s; ", $0 }' "$cs_l" | cut -c1-150)"
+	else
+		fail "$B_NAME stat:$cs_bad $(head -c 600 "$cs_l" 2>/dev/null | tr '\n' '|')"
+	fi
 }

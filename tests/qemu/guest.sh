@@ -10,6 +10,8 @@
 #   sched        sched:sched_switch tracepoint, -g       vport
 #   packed       spin -g by the packed core recorder     vport
 #   cycles       the PMU's cycles, -g (B_EVENTS)         vport
+#   stat         tinyperf stat, perf's default events    stat.log (checked as text)
+#   stat-x       stat -x , of task-clock, cycles, instructions   stat-x.log
 #   serial-con   spin -g framed on the console UART, which the kernel writes too (messages
 #                injected through /dev/kmsg meanwhile)   console
 #   serial-uart2 spin -g framed on a second UART         ttyS1 (B_UART2)
@@ -26,6 +28,8 @@ guest_steps() {
 	for gs_ev in $B_EVENTS; do
 		echo "run $gs_ev $gs_r -e $gs_ev -g -o /out/$gs_ev.data -- /bin/spin 0.7"
 	done
+	echo "run stat /bin/tinyperf stat -- /bin/spin 0.3"
+	echo "run stat-x /bin/tinyperf stat -x , -e task-clock,cycles,instructions -- /bin/sysc 0.2"
 	echo "noise serial-con $gs_r -e cpu-clock -g -F 499 -o serial:/dev/$B_CONSOLE -- /bin/spin 0.5"
 	[ -z "$B_UART2" ] || echo "run serial-uart2 $gs_r -e cpu-clock -g -F 499 -o serial:/dev/$B_UART2 -- /bin/spin 0.5"
 	echo "copy /proc/kallsyms kallsyms"
