@@ -448,9 +448,6 @@ int cmd_stat(int argc, char **argv)
 	e = stat_opts__parse(&s->o, argc, argv);
 	if (e)
 		return e < 0 ? 0 : e;
-	if (s->o.interval_ms && s->o.repeat > 1)
-		return rec_fail("-I and -r exclude each other: see 'tinyperf stat --help'"),
-		       STAT_EXIT_USAGE;
 	memset(&r, 0, sizeof(r));
 	e = events(s);
 	if (!e)

@@ -6,153 +6,106 @@
 #include "recorder/base/msg.h"
 #include "recorder/stat/stat.h"
 
-/* each option: its short letter, whether it takes a value, its long names ("\0"-separated,
- * ending in an empty one) */
-#define OPT_LIST(X) \
-	X('e', 1, "event\0") \
-	X('a', 0, "all-cpus\0") \
-	X('A', 0, "no-aggr\0per-cpu\0") \
-	X('C', 1, "cpu\0") \
-	X('p', 1, "pid\0") \
-	X('t', 1, "tid\0") \
-	X('I', 1, "interval-print\0") \
-	X('r', 1, "repeat\0") \
-	X('x', 1, "field-separator\0") \
-	X('h', 0, "help\0")
-#define SHORT(c, v, l) c,
-#define VALUE(c, v, l) v,
-#define LONG(c, v, l) l "\0"
-static const char shorts[] = { OPT_LIST(SHORT) };
-static const uint8_t takes[] = { OPT_LIST(VALUE) };
-static const char longs[] = OPT_LIST(LONG);
-
-#define USAGE "usage: tinyperf stat [OPTIONS] [--] [COMMAND [ARGS]]\n"
+/* each long name followed by its short letter; the letters that take a value */
+static const char longs[] = "event\0e" "all-cpus\0a" "no-aggr\0A" "per-cpu\0A" "cpu\0C"
+	"pid\0p" "tid\0t" "interval-print\0I" "repeat\0r" "field-separator\0x" "help\0h";
+static const char valued[] = "eCptIrx";
 
 static void usage(void)
 {
-	tp_dprintf(1, USAGE "%s", !IS_ENABLED(CONFIG_REC_HELP) ? "" :
-	"Count events while COMMAND runs (or on -a, -C, -p, -t targets until Ctrl-C), as perf stat.\n"
-	"  -e, --event EV[,EV]  task-clock cpu-clock context-switches cpu-migrations page-faults\n"
-	"                       cycles instructions branches branch-misses cache-references\n"
-	"                       cache-misses sys:name, :u :k ('tinyperf list'); default: perf's set\n"
-	"  -a, --all-cpus       system-wide\n"
-	"  -C, --cpu LIST       only these CPUs (0-3,6)\n"
-	"  -p, --pid PIDS       attach to processes (a,b)\n"
-	"  -t, --tid TIDS       attach to threads (a,b)\n"
-	"  -A, --no-aggr, --per-cpu  one line per CPU (with -a or -C)\n"
-	"  -I, --interval-print MS   print the counts of every MS ms (10 or more)\n"
-	"  -r, --repeat N       run COMMAND N times: means and their spread ( +- x.xx% )\n"
-	"  -x, --field-separator SEP  fields, not columns: value, unit, event, run time,\n"
-	"                       percentage running, metric value, metric unit\n"
-	"Counts go to stderr; the exit status is the command's.\n");
+	tp_dprintf(1, "usage: tinyperf stat [-e EV,...] [-a] [-C LIST] [-p PIDS|-t TIDS] [-I MS] "
+		   "[-r N]\n                     [-x SEP] [-A|--per-cpu] [--] [COMMAND [ARGS]]\n%s",
+		   !IS_ENABLED(CONFIG_REC_HELP) ? "" :
+		   "Count events as perf stat (long options: --event --all-cpus --cpu --pid\n"
+		   "--tid --interval-print --repeat --field-separator --no-aggr); counts on stderr,\n"
+		   "the command's exit status. Default events: perf's; see 'tinyperf list'.\n");
 }
 
-/* the option of long name s[0..n), or -1 */
-static int find_long(const char *s, size_t n)
-{
-	const char *l = longs;
-
-	for (int f = 0; f < (int)sizeof(shorts); f++, l++)
-		for (; *l; l += strlen(l) + 1)
-			if (n && !strncmp(l, s, n) && !l[n])
-				return f;
-	return -1;
-}
-
-static int ids(struct stat_opts *o, const char *s)
-{
-	o->nr_ids = 0;
-	while (*s) {
-		uint64_t v;
-
-		if (o->nr_ids >= STAT_MAX_IDS || tp_parse_u64_prefix(&s, 10, &v) || v - 1 >= 0x7fffffff)
-			return -TP_EINVAL;
-		o->ids[o->nr_ids++] = (int)v;
-		if (*s == ',' && s[1])
-			s++;
-		else if (*s)
-			return -TP_EINVAL;
-	}
-	return o->nr_ids ? 0 : -TP_EINVAL;
-}
-
+/* a value to o: 0, or -1 when it does not parse */
 static int apply(struct stat_opts *o, char c, const char *v)
 {
-	unsigned n;
+	unsigned n = 0;
 
 	switch (c) {
 	case 'e':
 		if (o->nr_events >= TP_ARRAY_SIZE(o->events))
-			return -TP_EINVAL;
+			return -1;
 		o->events[o->nr_events++] = v;
 		return 0;
 	case 'a': o->system_wide = true; return 0;
 	case 'A': o->per_cpu = true; return 0;
 	case 'C': o->cpu_list = v; return 0;
-	case 'p': o->pid_list = v; return ids(o, v);
-	case 't': o->tid_list = v; return ids(o, v);
 	case 'x': o->sep = v; return 0;
-	case 'h': usage(); return 1;
+	case 'p': o->pid_list = v; break;
+	case 't': o->tid_list = v; break;
+	default:	/* I, r */
+		if (tp_parse_uint(v, &n) || n < (c == 'I' ? 10u : 1u) || n > STAT_MAX_RUNS * (c == 'I' ? 3600u : 1u))
+			return -1;
+		if (c == 'I')
+			o->interval_ms = n;
+		else
+			o->repeat = n;
+		return 0;
 	}
-	if (tp_parse_uint(v, &n) || (c == 'I' && n < 10) || (c == 'r' && (!n || n > STAT_MAX_RUNS)))
-		return -TP_EINVAL;
-	if (c == 'I')
-		o->interval_ms = n;
-	else
-		o->repeat = n;
-	return 0;
-}
+	/* -p/-t: a comma list of ids */
+	o->nr_ids = 0;
+	do {
+		uint64_t id;
 
-static int bad(const char *what, const char *opt)
-{
-	rec_fail("%s%s%s%s: see 'tinyperf stat --help'", what, opt ? " '" : "", opt ? opt : "",
-		 opt ? "'" : "");
-	return STAT_EXIT_USAGE;
+		/* id - 1 wraps for 0: one comparison for 1..INT_MAX */
+		if (o->nr_ids >= STAT_MAX_IDS || tp_parse_u64_prefix(&v, 10, &id) || id - 1 >= 0x7fffffff)
+			return -1;
+		o->ids[o->nr_ids++] = (int)id;
+	} while (*v++ == ',');
+	return v[-1] ? -1 : 0;
 }
 
 int stat_opts__parse(struct stat_opts *o, int argc, char **argv)
 {
+	const char *what = NULL;
 	int i;
 
 	memset(o, 0, sizeof(*o));
 	o->repeat = 1;
-	for (i = 1; i < argc; i++) {
-		char *a = argv[i];
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *p = argv[i] + 1, *v = NULL;
+		char c = *p;
 
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		for (const char *p = a + 1; *p; p++) {
-			bool lng = p == a + 1 && *p == '-';
-			const char *eq = lng ? strchr(p, '=') : NULL;
-			const char *v = NULL;
-			int f, r;
+		if (c == '-') {	/* --name[=value], or "--" */
+			const char *l = longs, *eq = strchr(++p, '=');
+			size_t n = eq ? (size_t)(eq - p) : strlen(p);
 
-			if (lng)
-				f = find_long(p + 1, eq ? (size_t)(eq - p - 1) : strlen(p + 1));
-			else
-				for (f = 0; f < (int)sizeof(shorts) && shorts[f] != *p; f++)
-					;
-			if (f < 0 || f >= (int)sizeof(shorts))
-				return bad("unknown option", a);
-			if (takes[f]) {
-				v = lng ? (eq ? eq + 1 : NULL) : (p[1] ? p + 1 : NULL);
-				if (!v && i + 1 < argc)
-					v = argv[++i];
-				if (!v)
-					return bad("a value is needed for", a);
-			} else if (eq) {
-				return bad("no value is taken by", a);
+			if (!n) {
+				i++;
+				break;
 			}
-			r = apply(o, shorts[f], v);
-			if (r > 0)
-				return -1;	/* --help: printed */
-			if (r < 0)
-				return bad("bad value for", a);
-			if (v || lng)
+			for (c = 0; *l && !c; l += strlen(l) + 2)
+				if (strlen(l) == n && !strncmp(l, p, n))
+					c = l[n + 1];
+			if (eq)
+				v = eq + 1;
+			p = "";
+		} else {
+			p++;
+		}
+		for (;;) {	/* c, then the bundled letters after it */
+			if (!c || !strchr("eaACptIrxh", c))
+				goto bad;
+			if (c == 'h') {
+				usage();
+				return -1;
+			}
+			if (strchr(valued, c)) {
+				if (!v)
+					v = *p ? p : i + 1 < argc ? argv[++i] : NULL;
+				if (!v || apply(o, c, v))
+					goto bad;
+				break;
+			}
+			if (v)
+				goto bad;
+			apply(o, c, NULL);
+			if (!(c = *p++))
 				break;
 		}
 	}
@@ -162,11 +115,19 @@ int stat_opts__parse(struct stat_opts *o, int argc, char **argv)
 	}
 	if (o->cpu_list)
 		o->system_wide = true;
+	what = "nothing to count: give a command, -a, -C, -p or -t";
 	if (!o->argv && !o->system_wide && !o->nr_ids)
-		return bad("nothing to count: give a command, -a, -C, -p or -t", NULL);
-	if (o->repeat > 1 && !o->argv)
-		return bad("-r needs a command", NULL);
-	if (o->argv && o->nr_ids)
-		return bad("-p/-t and a command exclude each other", NULL);
+		goto bad;
+	what = "-p/-t take no command; -r needs one, and no -I";
+	if (o->argv ? o->nr_ids : o->repeat > 1)
+		goto bad;
+	if (o->interval_ms && o->repeat > 1)
+		goto bad;
 	return 0;
+bad:
+	if (what)
+		rec_fail("%s: see 'tinyperf stat --help'", what);
+	else
+		rec_fail("bad option or value '%s': see 'tinyperf stat --help'", argv[i]);
+	return STAT_EXIT_USAGE;
 }

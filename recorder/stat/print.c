@@ -12,9 +12,10 @@ struct pr {
 	struct tp_out out;
 	const char *sep;	/* the field separator: " " when aligned */
 	bool csv;
-	/* per slot: what the metrics divide by */
-	uint64_t nsecs, cycles, branches, crefs;
-	bool have_nsecs, have_cycles, have_branches, have_crefs;
+	/* per slot: what the metrics divide by, by kind (K_OTHER: the wall time), and which
+	 * of them were counted */
+	uint64_t base[K_CMISS + 1];
+	unsigned have;
 };
 
 /* round(a * b / c) for c > 0, through a 128-bit product: a count times 10^12 does not fit
@@ -65,89 +66,63 @@ static void put(struct pr *p, const char *s)
 /* " # %8.3f unit" padded to METRIC_LEN, or its CSV fields; num NULL: an empty metric */
 static void metric(struct pr *p, const char *num, const char *unit)
 {
-	size_t n;
+	int n = num ? (int)strlen(num) + 4 : 0;
 
-	if (p->csv) {
-		tp_out__printf(&p->out, "%s%s%s%s", p->sep, num ? num : "", p->sep,
-			       num ? unit : "");
-		return;
-	}
-	if (!num) {
+	if (p->csv)
+		tp_out__printf(&p->out, "%s%s%s%s", p->sep, num ? num : "", p->sep, num ? unit : "");
+	else if (!num)
 		tp_out__printf(&p->out, "%*s", METRIC_LEN, "");
-		return;
-	}
-	n = strlen(num) + 3;
-	tp_out__printf(&p->out, " # %s %-*s", num, (int)(n + 1 < METRIC_LEN ? METRIC_LEN - n - 1 : 0),
-		       unit);
-}
-
-/* num * mul / den with prec decimals, right-aligned in width (perf's "%8.3f", "%7.2f") */
-static void ratio(struct pr *p, uint64_t num, uint64_t mul, uint64_t den, unsigned prec,
-		  unsigned width, const char *tail, const char *unit)
-{
-	char digits[32], buf[40];
-
-	fixed(digits, sizeof(digits), den ? stat_muldiv(num, mul * pow10[prec], den) : 0, prec);
-	/* CSV: the number only, as perf cuts the formatted value at its first other byte */
-	tp_snprintf(buf, sizeof(buf), "%*s%s", p->csv ? 0 : (int)width, digits, p->csv ? "" : tail);
-	metric(p, buf, unit);
-}
-
-static void rate(struct pr *p, uint64_t v)
-{
-	static const char units[] = " KMG";
-	unsigned u = 0;
-	uint64_t per_s_milli = p->nsecs ? stat_muldiv(v, 1000000000000ULL, p->nsecs) : 0;
-	char unit[8];
-
-	/* perf switches at strictly more than 1e3, 1e6, 1e9 a second */
-	while (u < 3 && per_s_milli > 1000000ULL * pow10[3 * u])
-		u++;
-	tp_snprintf(unit, sizeof(unit), "%.*s/sec", u ? 1 : 0, &units[u]);
-	ratio(p, v, 1000000000 / pow10[3 * u], p->nsecs, 3, 8, "", unit);
-}
-
-/* the derived value perf prints after a count (stat-shadow's rules for these events) */
-static void shadow(struct pr *p, unsigned kind, const struct stat_val *v)
-{
-	const struct stat *s = p->s;
-
-	switch (kind) {
-	case K_CLOCK:
-		if (s->wall_ns)
-			ratio(p, v->val, 1, s->wall_ns, 3, 8, "", "CPUs utilized");
-		else
-			metric(p, NULL, NULL);
-		return;
-	case K_CYCLES:
-		if (p->have_nsecs && p->nsecs)
-			ratio(p, v->val, 1, p->nsecs, 3, 8, "", "GHz");
-		else
-			metric(p, NULL, NULL);
-		return;
-	case K_INSN:
-		if (p->have_cycles && p->cycles)
-			ratio(p, v->val, 1, p->cycles, 2, 7, " ", "insn per cycle");
-		else
-			metric(p, NULL, NULL);
-		return;
-	case K_BMISS:
-		if (p->have_branches)
-			ratio(p, v->val, 100, p->branches, 2, 7, "%", "of all branches");
-		else
-			metric(p, NULL, NULL);
-		return;
-	case K_CMISS:
-		if (p->have_crefs)
-			ratio(p, v->val, 100, p->crefs, 2, 7, "%", "of all cache refs");
-		else
-			metric(p, NULL, NULL);
-		return;
-	}
-	if (p->have_nsecs)
-		rate(p, v->val);
 	else
+		tp_out__printf(&p->out, " # %s %-*s", num, n < METRIC_LEN ? METRIC_LEN - n : 0, unit);
+}
+
+/* what each kind's metric divides by, times what, shown how (perf's stat-shadow rules for
+ * these events): "CPUs utilized" over the wall time, GHz over the clock, IPC over cycles,
+ * misses in % of their references, a rate over the clock for the rest (mul 0) */
+static const struct rule {
+	uint8_t den, mul, prec, width;
+	char tail[2];
+	const char *unit;
+} rules[] = {
+	[K_OTHER] = { K_CLOCK, 0, 3, 8, "", NULL },
+	[K_CLOCK] = { K_OTHER, 1, 3, 8, "", "CPUs utilized" },
+	[K_CYCLES] = { K_CLOCK, 1, 3, 8, "", "GHz" },
+	[K_INSN] = { K_CYCLES, 1, 2, 7, " ", "insn per cycle" },
+	[K_BRANCHES] = { K_CLOCK, 0, 3, 8, "", NULL },
+	[K_BMISS] = { K_BRANCHES, 100, 2, 7, "%", "of all branches" },
+	[K_CREFS] = { K_CLOCK, 0, 3, 8, "", NULL },
+	[K_CMISS] = { K_CREFS, 100, 2, 7, "%", "of all cache refs" },
+};
+
+static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
+{
+	const struct rule *r = &rules[kind];
+	uint64_t den = p->base[r->den], mul = r->mul, val = 0;
+	char digits[32], buf[40], unit[8];
+	const char *u = r->unit;
+
+	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
+	 * the others' may not */
+	if (!ok || !(p->have >> r->den & 1) || (mul && !den)) {
 		metric(p, NULL, NULL);
+		return;
+	}
+	if (!mul) {	/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 */
+		unsigned k = 0;
+		uint64_t milli = den ? stat_muldiv(v->val, 1000000000000ULL, den) : 0;
+
+		while (k < 3 && milli > 1000000ULL * pow10[3 * k])
+			k++;
+		tp_snprintf(unit, sizeof(unit), "%.*s/sec", k ? 1 : 0, &" KMG"[k]);
+		u = unit;
+		mul = 1000000000 / pow10[3 * k];
+	}
+	if (den)
+		val = stat_muldiv(v->val, mul * pow10[r->prec], den);
+	fixed(digits, sizeof(digits), val, r->prec);
+	/* CSV: the number only, as perf cuts the formatted value at its first other byte */
+	tp_snprintf(buf, sizeof(buf), "%*s%s", p->csv ? 0 : r->width, digits, p->csv ? "" : r->tail);
+	metric(p, buf, u);
 }
 
 /* "  ( +-  5.38% )" with -r, "  (66.67%)" when multiplexed; in CSV the noise, the run time
@@ -191,66 +166,49 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 {
 	const struct stat *s = p->s;
 	const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
-	const char *name = s->spec.ev[ev].name;
-	const char *unit = s->kind[ev] == K_CLOCK ? "msec" : "";
-	int uw = p->csv ? 0 : 4;
+	unsigned kind = s->kind[ev];
+	bool ok = !s->unsupported[ev] && v->counted;
 	char num[32];
 
 	prefix(p, slot);
-	if (s->unsupported[ev] || !v->counted) {
-		tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", p->csv ? 0 : 18,
-			       s->unsupported[ev] ? "<not supported>" : "<not counted>", p->sep,
-			       uw, unit, p->sep, p->csv ? 0 : 25, name);
-		if (!p->csv)
-			metric(p, NULL, NULL);
-		noise(p, v);
-		running(p, v);
-		if (p->csv)
-			metric(p, NULL, NULL);
-		put(p, "\n");
-		return;
-	}
-	if (s->kind[ev] == K_CLOCK)	/* msec, two decimals */
-		fixed(num, sizeof(num), stat_muldiv(v->val, 1, 10000), 2);
-	else
-		fixed(num, sizeof(num), v->val, 0);
-	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", p->csv ? 0 : 18, num, p->sep, uw, unit, p->sep,
-		       p->csv ? 0 : 32, name);
-	if (p->csv) {
-		noise(p, v);
-		running(p, v);
-	}
-	shadow(p, s->kind[ev], v);
-	if (!p->csv) {
-		noise(p, v);
-		running(p, v);
-	}
+	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
+	fixed(num, sizeof(num), kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val,
+	      kind == K_CLOCK ? 2 : 0);
+	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", p->csv ? 0 : 18,
+		       ok ? num : s->unsupported[ev] ? "<not supported>" : "<not counted>", p->sep,
+		       p->csv ? 0 : 4, kind == K_CLOCK ? "msec" : "", p->sep,
+		       p->csv ? 0 : ok ? 32 : 25, s->spec.ev[ev].name);
+	if (!p->csv)
+		shadow(p, kind, v, ok);
+	noise(p, v);
+	running(p, v);
+	if (p->csv)
+		shadow(p, kind, v, ok);
 	put(p, "\n");
 }
 
-/* the values the metrics of one slot divide by, as perf keeps them: the mean of the clock
- * events, the others' counts */
+/* the bases of one slot's metrics, as perf keeps them: the mean of the clock events, the
+ * others' counts */
 static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
 	unsigned nclk = 0;
 
-	p->nsecs = p->cycles = p->branches = p->crefs = 0;
-	p->have_nsecs = p->have_cycles = p->have_branches = p->have_crefs = false;
+	memset(p->base, 0, sizeof(p->base));
+	p->base[K_OTHER] = s->wall_ns;
+	p->have = s->wall_ns ? 1 << K_OTHER : 0;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
 		const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
+		unsigned k = s->kind[ev];
 
-		if (s->unsupported[ev] || !v->counted)
+		if (s->unsupported[ev] || !v->counted || k == K_OTHER)
 			continue;
-		switch (s->kind[ev]) {
-		case K_CLOCK: p->nsecs += v->val; nclk++; p->have_nsecs = true; break;
-		case K_CYCLES: p->cycles = v->val; p->have_cycles = true; break;
-		case K_BRANCHES: p->branches = v->val; p->have_branches = true; break;
-		case K_CREFS: p->crefs = v->val; p->have_crefs = true; break;
-		}
+		nclk += k == K_CLOCK;
+		p->base[k] += v->val;
+		p->have |= 1u << k;
 	}
 	if (nclk > 1)
-		p->nsecs /= nclk;
+		p->base[K_CLOCK] /= nclk;
 }
 
 static void header(struct pr *p, unsigned block)
