@@ -29,6 +29,7 @@ struct runner {
 	struct workload wl;
 	int status;			/* the command's exit status */
 	int term_sig;			/* the command died of this signal */
+	int stop_sig;			/* the signal passed on to the command */
 };
 
 static void on_signal(int sig)
@@ -367,6 +368,7 @@ static int run(struct stat *s, struct runner *r)
 			break;
 		if (got_signal && cmd) {	/* pass it on, and count until the command ends */
 			sys_kill(r->wl.pid, got_signal);
+			r->stop_sig = got_signal;
 			got_signal = 0;
 		}
 		if (ival)
@@ -491,9 +493,10 @@ int cmd_stat(int argc, char **argv)
 			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);
 		stat__print(s, 0);
 	}
-	if (got_signal && !s->o.argv) {	/* as perf: die of the signal that stopped counting */
-		sys_signal(got_signal, TP_SIG_DFL, 0);
-		sys_kill((int)sys_getpid(), got_signal);
+	e = got_signal ? got_signal : r.stop_sig;
+	if (e) {	/* as perf: die of the signal that stopped counting */
+		sys_signal(e, TP_SIG_DFL, 0);
+		sys_kill((int)sys_getpid(), e);
 	}
 	return r.status;
 }

@@ -129,6 +129,16 @@ else fail "no such command: exit $a: $(cat "$work/noexec.err")"; fi
 "$tp" stat --no-such-option true 2>"$work/badopt.err"
 expect_eq "a bad option: exit 129 as perf" 129 $?
 
+# 7b. Ctrl-C (SIGINT to the process group): the counts, then death by SIGINT (perf 6.1 does
+#     that too, or exits 0 when its wait4 was not interrupted: not compared)
+int() { python3 -c 'import subprocess, sys, time, os, signal
+p = subprocess.Popen(sys.argv[1:], stderr=subprocess.PIPE, start_new_session=True)
+time.sleep(0.5); os.killpg(p.pid, signal.SIGINT)
+e = p.communicate()[1].decode()
+print(p.returncode, int("Performance counter stats" in e and "seconds time elapsed" in e))' "$@"; }
+expect_eq "Ctrl-C: the counts printed, then death by SIGINT (status -2, counts 1)" "-2 1" \
+	"$(int "$tp" stat -e task-clock -- sleep 5)"
+
 # 8. no permission, as nobody with perf_event_paranoid at 2 or more: record's one line for
 #    -a; a command still counts, user space only (:u), as perf
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
