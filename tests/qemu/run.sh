@@ -65,6 +65,15 @@ if [ "${1:-}" = --board ]; then
 				warn "$B_NAME boot: flaky: the first boot failed ($(cat "$d/reason.try1")); retried, console: $d/console.try1.log"
 			ok "$B_NAME boot: Linux $(cut -d' ' -f3 "$d/files/version" 2>/dev/null) up, recorded, powered off in $(cat "$d/boot.secs")s$([ "$(cat "$d/attempts")" = 1 ] || echo ' (second attempt)')"
 			check_board "$d" "$(build_dir)/sysroot"
+			case " $B_EVENTS " in *" cycles "*)	# stat's IPC: a short -icount boot
+				bm=$B_MACHINE B_MACHINE="$B_MACHINE -icount shift=0"
+				if boot_board "$(kernel_dir)/kernel" "$out/initramfs-$B_NAME-ipc.cpio.gz" "$d/ipc"; then
+					check_stat_ipc "$d/ipc/files"
+				else
+					fail "$B_NAME stat-ipc boot (-icount): $(cat "$d/ipc/reason"); console: $d/ipc/console.log"
+				fi
+				B_MACHINE=$bm ;;
+			esac
 		else
 			fail "$B_NAME boot: $(cat "$d/reason") (twice; first: $(cat "$d/reason.try1" 2>/dev/null)); console: $d/console.log"
 			echo "---- $B_NAME console, last 40 lines:"
@@ -141,6 +150,10 @@ for b in $boards; do
 		fail "$b initramfs: $(cat "$out/initramfs-$b.log")"
 		continue
 	fi
+	case " $B_EVENTS " in *" cycles "*)
+		guest_initramfs "$bd" "$(kernel_dir)" "$out/initramfs-$b-ipc.cpio.gz" guest_ipc_steps \
+			2>>"$out/initramfs-$b.log" || fail "$b initramfs (-icount boot): $(cat "$out/initramfs-$b.log")" ;;
+	esac
 	mkdir -p "$out/run/$b"
 	echo "$(($(now) - tb))" >"$out/run/$b/prep.secs"
 	# the command as a shell line, for booting the board by hand (boards/README.md)
