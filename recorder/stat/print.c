@@ -187,12 +187,12 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 	put(p, "\n");
 }
 
-/* the bases of one slot's metrics, as perf keeps them: the mean of the clock events, the
- * others' counts */
+/* the bases of one slot's metrics, as perf keeps them: of each kind the mean of the events
+ * counted (-e cycles,cycles: their mean) */
 static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
-	unsigned nclk = 0;
+	unsigned n[K_CMISS + 1] = { 0 };
 
 	memset(p->base, 0, sizeof(p->base));
 	p->base[K_OTHER] = s->wall_ns;
@@ -203,12 +203,13 @@ static void slot_stats(struct pr *p, unsigned slot)
 
 		if (s->unsupported[ev] || !v->counted || k == K_OTHER)
 			continue;
-		nclk += k == K_CLOCK;
+		n[k]++;
 		p->base[k] += v->val;
 		p->have |= 1u << k;
 	}
-	if (nclk > 1)
-		p->base[K_CLOCK] /= nclk;
+	for (unsigned k = K_CLOCK; k <= K_CMISS; k++)
+		if (n[k] > 1)
+			p->base[k] /= n[k];
 }
 
 static void header(struct pr *p, unsigned block)

@@ -429,4 +429,17 @@ check_stat_ipc() {
 	else
 		fail "$B_NAME stat (-icount boot): no cycles, instructions and IPC: $(head -c 500 "$ci_l" 2>/dev/null | tr '\n' '|')"
 	fi
+	# nine cycles and instructions on fewer counters: each line multiplexed, "(NN.NN%)" under
+	# 100, scaled up to within 5 % of the others (the same cycles all along), IPC near 1
+	ci_l=$1/stat-mux.log
+	if awk '/      (cycles|instructions) / { n++; v[n] = $1
+		if ($NF !~ /^\([0-9][0-9]?\.[0-9][0-9]%\)$/) bad = 1 }
+		END { if (n != 10) bad = 1
+			for (i = 1; i <= n; i++) if (v[i] < v[1] * 0.95 || v[i] > v[1] * 1.05) bad = 1
+			exit bad }' "$ci_l" 2>/dev/null &&
+	   grep -Eq 'instructions +# +(0\.9[5-9]|1\.0[0-5])  insn per cycle +\(' "$ci_l"; then
+		ok "$B_NAME stat multiplexed (-icount boot): 9 cycles + instructions scaled alike, $(grep -m1 cycles "$ci_l" | awk '{ print $1, $NF }'), IPC $(awk '/insn per/ { print $4 }' "$ci_l")"
+	else
+		fail "$B_NAME stat multiplexed: $(head -c 600 "$ci_l" 2>/dev/null | tr '\n' '|')"
+	fi
 }
