@@ -118,6 +118,9 @@ int stat_opts__parse(struct stat_opts *o, int argc, char **argv)
 	what = "nothing to count: give a command, -a, -C, -p or -t";
 	if (!o->argv && !o->system_wide && !o->nr_ids)
 		goto bad;
+	what = "-A/--per-cpu needs -a or -C (as perf)";
+	if (o->per_cpu && !o->system_wide)
+		goto bad;
 	what = "-p/-t take no command; -r needs one, and no -I";
 	if (o->argv ? o->nr_ids : o->repeat > 1)
 		goto bad;

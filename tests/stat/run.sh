@@ -1,5 +1,5 @@
 #!/bin/sh
-# 'tinyperf stat' against Linux perf stat on this machine (issue 21): the same workload
+# 'tinyperf stat' against Linux perf stat on this machine (issue 21): the same workloads
 # (tests/workloads) under both, alternately: task-clock and elapsed within 10 %, the software
 # counts within 10 % or 20; the same text modulo numbers (default, -r 3, -I, -A -a); -x ,
 # splits into perf's fields; -I 100 prints >= 9 blocks for a 1 s command; the command's exit
@@ -15,8 +15,9 @@ mkdir -p "$work"
 wl=$("$src/tests/workloads/build.sh" "$work/wl") || { fail "cannot build the workloads"; done_tests; exit 1; }
 command -v perf >/dev/null || { fail "no Linux perf (linux-perf)"; done_tests; exit 1; }
 
-# numbers to N, runs of blanks to one, our note (a tinyperf: line) out: the layout
-shape() { grep -v '^tinyperf: ' "$1" | sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g'; }
+# numbers to N (a rate's K/M/G with them: perf picks it by the number), runs of blanks to
+# one, our note (a tinyperf: line) out: the layout
+shape() { grep -v '^tinyperf: ' "$1" | sed -E 's/[0-9][0-9.,]*/N/g; s/N [KMG]\/sec/N \/sec/; s/ +/ /g'; }
 # the '#' column of each line
 cols() { grep -v '^tinyperf: ' "$1" | awk '{ print index($0, "#") }'; }
 same_layout() { # NAME OURS PERFS
@@ -43,24 +44,28 @@ near() {
 	fi
 }
 
-# 1. the default events: task-clock and the software counts on a fixed amount of work
-#    (forkexec), the elapsed time on a fixed duration (spin); five runs each, alternately,
-#    compared by their medians (the machine may be busy with other work)
+# 1. the default events on the same work under both, five times each, alternately, compared
+#    by their medians (the machine may be busy): the software counts on naps 300 0 (300 sleeps
+#    of 1 ms: a voluntary context switch each, little to preempt), task-clock on naps 0 200
+#    (fixed CPU work), the elapsed time on spin 1 (a fixed duration)
 median5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
 for i in 1 2 3 4 5; do
-	"$tp" stat -- "$wl/forkexec" 200 >/dev/null 2>"$work/tp$i.txt"
-	perf stat -- "$wl/forkexec" 200 >/dev/null 2>"$work/pf$i.txt"
-	"$tp" stat -e task-clock -- "$wl/spin" 0.5 2>"$work/tps$i.txt"
-	perf stat -e task-clock -- "$wl/spin" 0.5 2>"$work/pfs$i.txt"
+	"$tp" stat -- "$wl/naps" 300 0 2>"$work/tp$i.txt"
+	perf stat -- "$wl/naps" 300 0 2>"$work/pf$i.txt"
+	"$tp" stat -e task-clock -- "$wl/naps" 0 200 2>"$work/tpw$i.txt"
+	perf stat -e task-clock -- "$wl/naps" 0 200 2>"$work/pfw$i.txt"
+	"$tp" stat -e task-clock -- "$wl/spin" 1 2>"$work/tps$i.txt"
+	perf stat -e task-clock -- "$wl/spin" 1 2>"$work/pfs$i.txt"
 done
 same_layout "default events" "$work/tp1.txt" "$work/pf1.txt"
 for ev in task-clock context-switches cpu-migrations page-faults; do
-	a=$(median5 $(for i in 1 2 3 4 5; do val "$work/tp$i.txt" $ev; done))
-	b=$(median5 $(for i in 1 2 3 4 5; do val "$work/pf$i.txt" $ev; done))
-	case $ev in task-clock) near "$ev (msec, median of 5)" "$a" "$b" 10 0 ;;
-	*) near "$ev (median of 5)" "$a" "$b" 10 20 ;; esac
+	f=""; [ $ev = task-clock ] && f=w
+	a=$(median5 $(for i in 1 2 3 4 5; do val "$work/tp$f$i.txt" $ev; done))
+	b=$(median5 $(for i in 1 2 3 4 5; do val "$work/pf$f$i.txt" $ev; done))
+	case $ev in task-clock) near "$ev (msec, naps 0 200, median of 5)" "$a" "$b" 10 0 ;;
+	*) near "$ev (naps 300 0, median of 5)" "$a" "$b" 10 20 ;; esac
 done
-near "seconds time elapsed (spin 0.5, median of 5)" \
+near "seconds time elapsed (spin 1, median of 5)" \
 	"$(median5 $(for i in 1 2 3 4 5; do elapsed "$work/tps$i.txt"; done))" \
 	"$(median5 $(for i in 1 2 3 4 5; do elapsed "$work/pfs$i.txt"; done))" 10 0
 
@@ -128,6 +133,10 @@ then ok "a command that cannot run: one line, exit 255 as perf"
 else fail "no such command: exit $a: $(cat "$work/noexec.err")"; fi
 "$tp" stat --no-such-option true 2>"$work/badopt.err"
 expect_eq "a bad option: exit 129 as perf" 129 $?
+"$tp" stat -A true 2>"$work/aggr.err"
+a=$?
+if [ $a -eq 129 ] && grep -q "per-cpu needs -a or -C" "$work/aggr.err"; then ok "-A without -a or -C: refused, as perf refuses it"
+else fail "-A without -a: exit $a: $(cat "$work/aggr.err")"; fi
 
 # 7b. Ctrl-C (SIGINT to the process group): the counts, then death by SIGINT (perf 6.1 does
 #     that too, or exits 0 when its wait4 was not interrupted: not compared)

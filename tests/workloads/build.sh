@@ -10,7 +10,7 @@ src=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: build.sh DIR}
 cc=${CC:-cc}
 mkdir -p "$out"
-for w in spin sysc forkexec phases; do
+for w in spin sysc forkexec phases naps; do
 	if [ ! -x "$out/$w" ] || [ "$src/$w.c" -nt "$out/$w" ] || [ "$0" -nt "$out/$w" ]; then
 		$cc -O2 -g -fno-omit-frame-pointer -fno-plt -pthread -Wall -Wextra -Werror -o "$out/$w" "$src/$w.c"
 	fi
