@@ -56,21 +56,19 @@ static void *zalloc(size_t bytes)
 
 static unsigned kind_of(const struct perf_event_attr *a)
 {
+	/* the hardware events by config: cycles, instructions, cache references and misses,
+	 * branches and their misses (PERF_COUNT_HW_* 0-5) */
+	static const uint8_t hw[] = { K_CYCLES, K_INSN, K_CREFS, K_CMISS, K_BRANCHES, K_BMISS };
+
 	if (a->type == PERF_TYPE_SOFTWARE)
 		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
 		       K_CLOCK : K_OTHER;
-	if (a->type != PERF_TYPE_HARDWARE)
-		return K_OTHER;
-	switch (a->config) {
-	case PERF_COUNT_HW_CPU_CYCLES: return K_CYCLES;
-	case PERF_COUNT_HW_INSTRUCTIONS: return K_INSN;
-	case PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return K_BRANCHES;
-	case PERF_COUNT_HW_BRANCH_MISSES: return K_BMISS;
-	case PERF_COUNT_HW_CACHE_REFERENCES: return K_CREFS;
-	case PERF_COUNT_HW_CACHE_MISSES: return K_CMISS;
-	}
-	return K_OTHER;
+	return a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) ? hw[a->config] : K_OTHER;
 }
+_Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 &&
+	       PERF_COUNT_HW_CACHE_REFERENCES == 2 && PERF_COUNT_HW_CACHE_MISSES == 3 &&
+	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS == 4 && PERF_COUNT_HW_BRANCH_MISSES == 5,
+	       "kind_of's table follows the UAPI's numbering");
 
 static int events(struct stat *s)
 {
@@ -124,6 +122,7 @@ static int targets(struct stat *s, struct runner *r)
 	static uint64_t mask[REC_MAX_CPUS / 64];
 	static char online[256];
 	const char *list = s->o.cpu_list;
+	size_t nv;
 
 	r->nr_cpus = 0;
 	if (!list && s->o.system_wide && tp_read_file("/sys/devices/system/cpu/online", online,
@@ -157,14 +156,18 @@ static int targets(struct stat *s, struct runner *r)
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
 	s->cpus = cpus;
 	s->nr_slots = s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
+	/* one mapping: now and prev counts, the printed values, -r's history (8-byte items
+	 * first), then the fds */
+	nv = s->spec.nr * s->nr_slots;
 	r->nr_fds = (size_t)s->spec.nr * r->nr_tasks * r->nr_cpus;
-	r->fds = zalloc(r->nr_fds * sizeof(int));
-	r->now = zalloc(2 * s->spec.nr * s->nr_slots * sizeof(struct counts));
-	s->vals = zalloc(s->spec.nr * s->nr_slots * sizeof(struct stat_val));
-	r->hist = zalloc((size_t)s->o.repeat * s->spec.nr * s->nr_slots * sizeof(uint64_t));
-	if (!r->fds || !r->now || !s->vals || !r->hist)
+	r->now = zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
+			      s->o.repeat * sizeof(uint64_t)) + r->nr_fds * sizeof(int));
+	if (!r->now)
 		return rec_fail("out of memory for %zu counters", r->nr_fds), 255;
-	r->prev = r->now + s->spec.nr * s->nr_slots;
+	r->prev = r->now + nv;
+	s->vals = (struct stat_val *)(r->prev + nv);
+	r->hist = (uint64_t *)(s->vals + nv);
+	r->fds = (int *)(r->hist + (size_t)s->o.repeat * nv);
 	return 0;
 }
 
