@@ -49,7 +49,7 @@ autoheader := $(objtree)/include/generated/autoconf.h
 
 # Goals that need no .config.
 no-config-goals := %config help clean distclean mrproper host host-install host-tests check demo sizes \
-		   deps check-% matrix
+		   deps check-% matrix dist dist-hashes
 build-goals := $(filter-out $(no-config-goals),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
 
 ifneq ($(build-goals),)
@@ -366,6 +366,43 @@ check-qemu-all:
 check-full:
 	$(Q)QEMU_BOARDS=all $(srctree)/tests/run.sh
 
+# ---------------------------------------------------------------------------------------
+# Release tarball: what the Buildroot package and the Yocto recipe fetch. The git-tracked
+# tree at DIST_REF (HEAD unless told), under tinyperf-$(VERSION)/; reproducible: git archive
+# stamps every file with the commit's time and gzip -n leaves out name and time, so the same
+# commit always gives the same sha256. Needs a git checkout (an unpacked tarball is already one).
+# dist-hashes writes the tarball's sha256 into the two hash files (buildroot/README.md: only
+# for a release, from its tag: a tarball of the tree cannot carry its own hash).
+DIST_REF ?= HEAD
+dist-name := tinyperf-$(VERSION)
+dist-tarball := $(objtree)/$(dist-name).tar.gz
+br-hash := $(srctree)/buildroot/package/tinyperf/tinyperf.hash
+bb-recipe := $(srctree)/yocto/meta-tinyperf/recipes-devtools/tinyperf/tinyperf_$(VERSION).bb
+
+ifneq ($(filter dist dist-hashes,$(MAKECMDGOALS)),)
+  ifeq ($(shell git -C $(srctree) rev-parse --verify -q '$(DIST_REF)^{commit}' 2>/dev/null),)
+    $(error tinyperf: make dist needs a git checkout with '$(DIST_REF)' in it ($(srctree) is not one, or has no such commit))
+  endif
+endif
+
+dist:
+	$(Q)mkdir -p $(objtree)
+	$(Q)git -C $(srctree) archive --format=tar --prefix=$(dist-name)/ '$(DIST_REF)' | gzip -n -9 > $(dist-tarball).tmp
+	$(Q)mv $(dist-tarball).tmp $(dist-tarball)
+	$(Q)git -C $(srctree) diff --quiet HEAD -- 2>/dev/null || [ '$(DIST_REF)' != HEAD ] || \
+		echo "tinyperf: note: the tarball holds the last commit, not the uncommitted changes" >&2
+	@echo "tinyperf: wrote $(dist-tarball) ($(DIST_REF) = $$(git -C $(srctree) rev-parse --short '$(DIST_REF)^{commit}'))"
+	@echo "sha256  $$(sha256sum $(dist-tarball) | cut -d' ' -f1)  $(dist-name).tar.gz"
+
+dist-hashes: dist
+	$(Q)h=$$(sha256sum $(dist-tarball) | cut -d' ' -f1) && \
+	sed -i "s/^sha256  [0-9a-f]\{64\}  $(dist-name)\.tar\.gz\$$/sha256  $$h  $(dist-name).tar.gz/" $(br-hash) && \
+	sed -i "s/^SRC_URI\[sha256sum\] = \"[0-9a-f]\{64\}\"\$$/SRC_URI[sha256sum] = \"$$h\"/" $(bb-recipe) && \
+	grep -q "^sha256  $$h  $(dist-name)\.tar\.gz\$$" $(br-hash) && grep -q "^SRC_URI\[sha256sum\] = \"$$h\"\$$" $(bb-recipe) || \
+		{ echo "tinyperf: could not write the sha256 into $(br-hash) and $(bb-recipe) (no line for $(dist-name).tar.gz)" >&2; exit 1; }
+	@echo "tinyperf: wrote the sha256 of $(dist-name).tar.gz ($(DIST_REF)) into $(patsubst $(srctree)/%,%,$(br-hash)) and $(patsubst $(srctree)/%,%,$(bb-recipe))"
+.PHONY: dist dist-hashes
+
 clean:
 	rm -rf $(objtree)/obj $(objtree)/host-obj* $(objtree)/test-bin $(objtree)/host $(objtree)/host-san \
 		$(objtree)/tinyperf $(objtree)/tinyperf.stripped $(objtree)/tinyperf.packed
@@ -401,6 +438,8 @@ help:
 	@echo '  check-qemu-all     - the same with the big-endian MIPS guest (kernel built once, ~4 min)'
 	@echo '  check-full         - make check with the big-endian MIPS guest'
 	@echo '  deps               - install the Debian packages the above need (root)'
+	@echo '  dist               - tinyperf-$(VERSION).tar.gz of the committed tree (DIST_REF=HEAD), its sha256'
+	@echo '  dist-hashes        - make dist, then write its sha256 into the Buildroot and Yocto hash files'
 	@echo 'Variables: O=DIR V=1 CROSS_COMPILE=PREFIX CC= CFLAGS= LDFLAGS= HOSTCC= ARCH='
 	@echo '           DESTDIR= PREFIX= KCONFIG_FRAGMENTS="a.config b.config" TP_DL_DIR=DIR'
 
