@@ -166,7 +166,9 @@ static int print_sym(struct printer *p, struct tp_annsym *s)
 		p->nr_failed++;
 		fprintf(stderr, "tinyperf: annotate: %s: cannot disassemble %s at %#" PRIx64 ": %s\n",
 			sym->name, in->elf_path, s->start, err == -ENOEXEC ?
-			"not a machine Capstone decodes here" : tp_strerror(err));
+			"not a machine Capstone decodes here" : err == -ENOSYS ?
+			"this tinyperf was built without Capstone (make host HOST_CAPSTONE=n)" :
+			tp_strerror(err));
 		return err == -TP_ERR_NOMEM ? err : 0;
 	}
 	n = snprintf(head, sizeof(head), " Percent |\tSource code & Disassembly of %s for %s (%"

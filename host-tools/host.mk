@@ -1,6 +1,7 @@
 # The host toolchain: host-tools/ commands + their library, perfdata/ and the hosted libc-shim,
 # compiled for the build machine with HOSTCC (never the cross compiler).
-# HOST_SANITIZE=1 (or CONFIG_HOST_SANITIZE) builds with ASan and UBSan.
+# HOST_SANITIZE=1 (or CONFIG_HOST_SANITIZE) builds with ASan and UBSan. HOST_CAPSTONE=n builds
+# without Capstone (Buildroot has no capstone): annotate then says it cannot disassemble.
 
 HOST_CFLAGS ?= -O2 -g
 HOST_LDFLAGS ?=
@@ -12,12 +13,14 @@ host-san-flags := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOSTED=1 \
 	-DTP_VERSION='"$(VERSION)"' \
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
-TP_HOST_LIBS := -ldw -lelf -larchive -lcapstone -lz -lncurses -lm
+HOST_CAPSTONE ?= y
+TP_HOST_LIBS := -ldw -lelf -larchive $(if $(filter n,$(HOST_CAPSTONE)),,-lcapstone) -lz -lncurses -lm
 
 # (the shim's tp_strerror() is left out: host-tools/lib/common/error.c has the host's, the same
 # declaration, for errno values and the library's TP codes alike)
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/cli/*.c) \
-	$(wildcard $(srctree)/host-tools/lib/*/*.c) \
+	$(filter-out %/annotate/disasm$(if $(filter n,$(HOST_CAPSTONE)),,-none).c,\
+		$(wildcard $(srctree)/host-tools/lib/*/*.c)) \
 	$(wildcard $(srctree)/perfdata/*.c) \
 	$(filter-out %/strerror.c,$(wildcard $(srctree)/libc-shim/common/*.c)) \
 	$(wildcard $(srctree)/libc-shim/hosted/*.c)

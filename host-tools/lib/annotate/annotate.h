@@ -49,7 +49,8 @@ struct tp_insns {
  * else the low bit of the function symbol at start, or thumb_hint. Bytes no instruction
  * decodes from are kept as "(bad)" of the arch's smallest unit; x86 uses AT&T syntax, as
  * objdump and perf annotate. 0, -ERANGE (not in the file: no bytes, e.g. .bss),
- * -ENOEXEC (a machine Capstone or this code does not handle), -TP_ERR_NOMEM. */
+ * -ENOEXEC (a machine Capstone or this code does not handle), -TP_ERR_NOMEM; -ENOSYS when
+ * built without Capstone (HOST_CAPSTONE=n: disasm-none.c). */
 int tp_annelf__disasm(struct tp_annelf *e, uint64_t start, uint64_t size, bool thumb_hint,
 		      struct tp_insns *out);
 void tp_insns__release(struct tp_insns *in);
