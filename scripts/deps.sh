@@ -11,6 +11,8 @@ libc6-dev-armhf-cross libc6-dev-mips-cross libc6-dev-arm64-cross libc6-dev-mipse
 host_pkgs="libdw-dev libelf-dev libarchive-dev libcapstone-dev zlib1g-dev libncurses-dev \
 pkg-config clang libclang-rt-14-dev"
 test_pkgs="qemu-user-static linux-perf python3 procps hyperfine time"
+# tests/build/dist.sh: make dist is git archive
+test_pkgs="$test_pkgs git"
 # tests/annotate: objdump for every target arch, the peer of annotate's disassembly
 test_pkgs="$test_pkgs binutils-multiarch"
 # tests/top: tinyperf top's screen is driven and read in a tmux pane

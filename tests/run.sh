@@ -93,6 +93,10 @@ part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "layers: include rules of each folder, no cycle, no file over 600 lines" \
 	python3 "$src/tests/build/layers.py" "$src"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
+part "packaging: Buildroot options and PACKAGECONFIG = Kconfig symbols, hashes, BitBake syntax" \
+	python3 "$src/tests/build/packaging.py" "$src"
+part "make dist: reproducible, every tracked file, dist-hashes, the tarball builds" \
+	"$src/tests/build/dist.sh"
 part "build: each optional feature off (and the extras on), with LTO, without, at -O0" \
 	"$src/tests/build/features.sh" "$out/features"
 part "record on this kernel (x86_64 musl), read by Linux perf" \
