@@ -1,0 +1,67 @@
+/* Library-internal: what the files of unwind/ share — the per-arch facts, a binary's tables,
+ * and the register state of one frame. */
+#ifndef TINYPERF_HOST_TOOLS_LIB_UNWIND_INTERNAL_H
+#define TINYPERF_HOST_TOOLS_LIB_UNWIND_INTERNAL_H
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+
+#include "host-tools/lib/unwind/ehabi.h"
+#include "host-tools/lib/unwind/unwind.h"
+
+/* PERF_SAMPLE_REGS_ABI_64 of the sample's abi word (the uapi's perf_sample_regs_abi) */
+#define TP_REGS_ABI_64	2
+
+/* One target's facts (arch.c), checked against the kernel's uapi asm/perf_regs.h. */
+struct tp_uwarch {
+	const char *name;
+	uint16_t machine;		/* EM_* */
+	uint8_t word;			/* bytes of a stack word: 4 on 32-bit ABIs */
+	uint8_t nregs;			/* DWARF registers 0..nregs-1 are tracked */
+	uint8_t sp;			/* DWARF number of the stack pointer */
+	uint8_t pc_perf;		/* perf_regs index of the PC */
+	int8_t perf_of[TP_UW_NREGS];	/* DWARF number -> perf_regs index, -1: not sampled */
+	bool thumb;			/* ARM: bit 0 of a PC selects Thumb, not an address */
+	/* libdw 0.188 has no ABI rules for it (no MIPS backend): its tables are read through a
+	 * copy that libdw takes for another 32-bit machine, and a register the CFI does not
+	 * mention keeps its value (as the MIPS ABI's callee-saved and return registers do) */
+	bool no_abi;
+	bool big_endian;
+};
+
+struct tp_uwseg {
+	uint64_t off, filesz, vaddr;
+};
+
+struct tp_uwtab {
+	const struct tp_uwarch *arch;
+	int fd, dbg_fd;
+	Elf *elf, *dbg_elf;		/* the file that ran, its debug file */
+	Dwarf *dwarf;			/* of the file with .debug_frame */
+	Dwarf_CFI *eh, *df;		/* .eh_frame, .debug_frame: NULL if none */
+	/* no_abi arches: the ELF images libdw reads instead of the files (see tp_uwarch) */
+	void *img[2];
+	Elf *img_elf[2];
+	struct tp_uwseg *segs;
+	size_t n_segs;
+	struct tp_ehabi_tables ehabi;	/* exidx NULL: none */
+};
+
+/* the register state of one frame, in DWARF numbering */
+struct tp_uwregs {
+	uint64_t r[TP_UW_NREGS];
+	uint64_t valid;			/* bit n: r[n] is known */
+	uint64_t pc;
+};
+
+/* the arch a recording's uname -m (HEADER_ARCH) and a sample's register ABI say, before
+ * any binary is seen (the byte order of MIPS and ARM is the binaries'), or NULL */
+const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);
+/* whether registers sampled for a are laid out for b as well (they differ in byte order) */
+bool tp_uwarch__same_regs(const struct tp_uwarch *a, const struct tp_uwarch *b);
+
+/* reads a word of the arch's size from the stack copy: 0 or -EFAULT */
+int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigned size,
+	       uint64_t *val);
+
+#endif

@@ -1,0 +1,426 @@
+/* The stepping loop of the host unwinder, one for all targets: per frame, the row of the
+ * PC's binary's CFI (libdw's reader: dwarf_cfi_addrframe, _frame_cfa, _frame_register,
+ * _frame_info), the CFA and the caller's registers computed here from their DWARF
+ * expressions over the sample's stack copy; ARM EHABI for ARM binaries whose CFI does not
+ * cover the PC. Bounded everywhere: steps, expression length and stack, memory reads only
+ * inside the copy. */
+#include <dwarf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "host-tools/lib/unwind/internal.h"
+
+/* unwind/ehabi.c is a separate piece: until it is linked in, an ARM binary with only
+ * .ARM.exidx unwinds to its leaf (the weak reference is then NULL) */
+#pragma weak tp_ehabi_step
+
+#define EXPR_STACK	64
+#define EXPR_STEPS	256
+
+int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigned size,
+	       uint64_t *val)
+{
+	const uint8_t *p;
+	uint64_t v = 0;
+
+	if (size == 0 || size > 8 || addr < sp0 || addr - sp0 > in->stack_size ||
+	    in->stack_size - (addr - sp0) < size)
+		return -EFAULT;
+	p = in->stack + (addr - sp0);
+	for (unsigned i = 0; i < size; i++)
+		v |= (uint64_t)p[in->arch->big_endian ? size - 1 - i : i] << (8 * i);
+	*val = v;
+	return 0;
+}
+
+struct ctx {
+	const struct tp_uwinput *in;
+	const struct tp_uwarch *a;
+	uint64_t sp0;
+	uint64_t mask;			/* of an address: 32 bits on 32-bit targets */
+	const struct tp_uwregs *st;	/* the callee's registers */
+	uint64_t cfa;
+	bool have_cfa;
+};
+
+static bool reg_get(const struct ctx *c, uint64_t reg, uint64_t *v)
+{
+	if (reg >= c->a->nregs || !(c->st->valid & (1ull << reg)))
+		return false;
+	*v = c->st->r[reg];
+	return true;
+}
+
+static const Dwarf_Op *op_at(const Dwarf_Op *ops, size_t nops, Dwarf_Word offset)
+{
+	for (size_t i = 0; i < nops; i++)
+		if (ops[i].offset == offset)
+			return &ops[i];
+	return NULL;
+}
+
+/* Evaluates a DWARF expression of the CFI: *is_value is false when the result is the
+ * address the value is stored at. false when it cannot be evaluated. */
+static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out,
+		 bool *is_value)
+{
+	uint64_t st[EXPR_STACK], a, b;
+	size_t sp = 0, steps = 0;
+	const Dwarf_Op *op = ops, *end = ops + nops;
+
+	*is_value = false;
+	if (!ops || !nops)
+		return false;
+#define PUSH(x) do { uint64_t v_ = (x); if (sp == EXPR_STACK) return false; st[sp] = v_; sp++; } while (0)
+#define POP(x) do { if (!sp) return false; (x) = st[--sp]; } while (0)
+	for (; op < end; op++) {
+		uint8_t at = op->atom;
+
+		if (++steps > EXPR_STEPS)
+			return false;
+		if (at >= DW_OP_lit0 && at <= DW_OP_lit31) {
+			PUSH(at - DW_OP_lit0);
+		} else if (at >= DW_OP_breg0 && at <= DW_OP_breg31) {
+			if (!reg_get(c, at - DW_OP_breg0, &a))
+				return false;
+			PUSH(a + op->number);
+		} else if (at >= DW_OP_reg0 && at <= DW_OP_reg31) {
+			if (!reg_get(c, at - DW_OP_reg0, &a) || nops != 1)
+				return false;
+			*out = a;
+			*is_value = true;
+			return true;
+		} else {
+			switch (at) {
+			case DW_OP_regx:
+				if (!reg_get(c, op->number, &a) || nops != 1)
+					return false;
+				*out = a;
+				*is_value = true;
+				return true;
+			case DW_OP_bregx:
+				if (!reg_get(c, op->number, &a))
+					return false;
+				PUSH(a + op->number2);
+				break;
+			case DW_OP_call_frame_cfa:
+				if (!c->have_cfa)
+					return false;
+				PUSH(c->cfa);
+				break;
+			case DW_OP_addr: case DW_OP_const1u: case DW_OP_const1s:
+			case DW_OP_const2u: case DW_OP_const2s: case DW_OP_const4u:
+			case DW_OP_const4s: case DW_OP_const8u: case DW_OP_const8s:
+			case DW_OP_constu: case DW_OP_consts:
+				PUSH(op->number);
+				break;
+			case DW_OP_plus_uconst:
+				POP(a);
+				PUSH(a + op->number);
+				break;
+			case DW_OP_dup:
+				if (!sp)
+					return false;
+				PUSH(st[sp - 1]);
+				break;
+			case DW_OP_drop:
+				POP(a);
+				break;
+			case DW_OP_over:
+				if (sp < 2)
+					return false;
+				PUSH(st[sp - 2]);
+				break;
+			case DW_OP_pick:
+				if (op->number >= sp)
+					return false;
+				PUSH(st[sp - 1 - op->number]);
+				break;
+			case DW_OP_swap:
+				POP(a);
+				POP(b);
+				PUSH(a);
+				PUSH(b);
+				break;
+			case DW_OP_rot:
+				if (sp < 3)
+					return false;
+				a = st[sp - 1];
+				st[sp - 1] = st[sp - 2];
+				st[sp - 2] = st[sp - 3];
+				st[sp - 3] = a;
+				break;
+			case DW_OP_deref:
+			case DW_OP_deref_size: {
+				unsigned size = at == DW_OP_deref ? c->a->word : (unsigned)op->number;
+
+				POP(a);
+				if (tp_uw_read(c->in, c->sp0, a & c->mask, size, &b))
+					return false;
+				PUSH(b);
+				break;
+			}
+			case DW_OP_abs: POP(a); PUSH((int64_t)a < 0 ? -a : a); break;
+			case DW_OP_neg: POP(a); PUSH(-a); break;
+			case DW_OP_not: POP(a); PUSH(~a); break;
+			case DW_OP_plus: POP(b); POP(a); PUSH(a + b); break;
+			case DW_OP_minus: POP(b); POP(a); PUSH(a - b); break;
+			case DW_OP_mul: POP(b); POP(a); PUSH(a * b); break;
+			case DW_OP_and: POP(b); POP(a); PUSH(a & b); break;
+			case DW_OP_or: POP(b); POP(a); PUSH(a | b); break;
+			case DW_OP_xor: POP(b); POP(a); PUSH(a ^ b); break;
+			case DW_OP_shl: POP(b); POP(a); PUSH(b < 64 ? a << b : 0); break;
+			case DW_OP_shr: POP(b); POP(a); PUSH(b < 64 ? a >> b : 0); break;
+			case DW_OP_shra:
+				POP(b);
+				POP(a);
+				PUSH(b < 64 ? (uint64_t)((int64_t)a >> b) : ((int64_t)a < 0 ? ~0ull : 0));
+				break;
+			case DW_OP_div:
+				POP(b);
+				POP(a);
+				if (!b || ((int64_t)a == INT64_MIN && (int64_t)b == -1))
+					return false;
+				PUSH((uint64_t)((int64_t)a / (int64_t)b));
+				break;
+			case DW_OP_mod:
+				POP(b);
+				POP(a);
+				if (!b)
+					return false;
+				PUSH(a % b);
+				break;
+			case DW_OP_eq: POP(b); POP(a); PUSH(a == b); break;
+			case DW_OP_ne: POP(b); POP(a); PUSH(a != b); break;
+			case DW_OP_lt: POP(b); POP(a); PUSH((int64_t)a < (int64_t)b); break;
+			case DW_OP_le: POP(b); POP(a); PUSH((int64_t)a <= (int64_t)b); break;
+			case DW_OP_gt: POP(b); POP(a); PUSH((int64_t)a > (int64_t)b); break;
+			case DW_OP_ge: POP(b); POP(a); PUSH((int64_t)a >= (int64_t)b); break;
+			case DW_OP_skip:
+			case DW_OP_bra: {
+				const Dwarf_Op *to;
+
+				if (at == DW_OP_bra) {
+					POP(a);
+					if (!a)
+						break;
+				}
+				/* number: the target's offset in the block */
+				to = op_at(ops, nops, op->number);
+				if (!to)
+					return false;
+				op = to - 1;
+				break;
+			}
+			case DW_OP_nop:
+				break;
+			case DW_OP_stack_value:
+				if (op + 1 != end)
+					return false;
+				*is_value = true;
+				break;
+			default:
+				return false;
+			}
+		}
+	}
+#undef PUSH
+#undef POP
+	if (!sp)
+		return false;
+	*out = st[sp - 1] & c->mask;
+	return true;
+}
+
+/* the caller's value of DWARF register reg: true and *v, or false (undefined) */
+static bool caller_reg(const struct ctx *c, Dwarf_Frame *fr, int reg, uint64_t *v)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+	bool is_value;
+	uint64_t x;
+
+	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
+		return false;
+	if (!nops) {
+		/* NULL ops: "same value"; else undefined, which on a target without ABI
+		 * rules is only what the CFI did not mention (see tp_uwarch.no_abi) */
+		if (ops && !c->a->no_abi)
+			return false;
+		return reg_get(c, (uint64_t)reg, v);
+	}
+	if (!eval(c, ops, nops, &x, &is_value))
+		return false;
+	if (is_value) {
+		*v = x;
+		return true;
+	}
+	if (tp_uw_read(c->in, c->sp0, x, c->a->word, v))
+		return false;
+	return true;
+}
+
+/* one step through a CFI row: 0, or -1 (no CFA, no return address) */
+static int step_cfi(struct ctx *c, Dwarf_Frame *fr, struct tp_uwregs *caller, bool *signal)
+{
+	const struct tp_uwarch *a = c->a;
+	Dwarf_Op *ops = NULL;
+	size_t nops = 0;
+	bool is_value;
+	int ra_col = dwarf_frame_info(fr, NULL, NULL, signal);
+	uint64_t v;
+
+	if (ra_col < 0 || dwarf_frame_cfa(fr, &ops, &nops) ||
+	    !eval(c, ops, nops, &c->cfa, &is_value))
+		return -1;
+	c->have_cfa = true;
+	memset(caller, 0, sizeof(*caller));
+	for (int r = 0; r < a->nregs; r++) {
+		if (caller_reg(c, fr, r, &v)) {
+			caller->r[r] = v & c->mask;
+			caller->valid |= 1ull << r;
+		}
+	}
+	/* the ABI of every target: the caller's SP is the CFA unless the CFI says otherwise */
+	if (!(caller->valid & (1ull << a->sp)) || !(c->st->valid & (1ull << a->sp)) ||
+	    caller->r[a->sp] == c->st->r[a->sp]) {
+		Dwarf_Op mem[3], *sops = NULL;
+		size_t snops = 0;
+
+		if (dwarf_frame_register(fr, a->sp, mem, &sops, &snops) || !snops) {
+			caller->r[a->sp] = c->cfa;
+			caller->valid |= 1ull << a->sp;
+		}
+	}
+	if (ra_col < a->nregs) {
+		if (!(caller->valid & (1ull << ra_col)))
+			return -1;
+		v = caller->r[ra_col];
+	} else if (!caller_reg(c, fr, ra_col, &v)) {
+		return -1;
+	}
+	caller->pc = v & c->mask;
+	return 0;
+}
+
+static int ehabi_read(void *p, uint32_t addr, uint32_t *word)
+{
+	const struct ctx *c = p;
+	uint64_t v;
+
+	if (tp_uw_read(c->in, c->sp0, addr, 4, &v))
+		return -EFAULT;
+	*word = (uint32_t)v;
+	return 0;
+}
+
+/* one step through ARM EHABI: 0, or -1 */
+static int step_ehabi(struct ctx *c, const struct tp_uwtab *t, uint64_t lpc,
+		      struct tp_uwregs *caller)
+{
+	struct tp_arm_regs r = { { 0 }, 0 };
+
+	if (!tp_ehabi_step)
+		return -1;
+	for (int i = 0; i < 16; i++)
+		if (c->st->valid & (1ull << i)) {
+			r.r[i] = (uint32_t)c->st->r[i];
+			r.valid |= 1u << i;
+		}
+	r.r[15] = (uint32_t)c->st->pc;
+	r.valid |= 1u << 15;
+	if (tp_ehabi_step(&t->ehabi, (uint32_t)lpc, &r, ehabi_read, c) != 1 ||
+	    !(r.valid & (1u << 13)) || !(r.valid & (1u << 15)))
+		return -1;
+	memset(caller, 0, sizeof(*caller));
+	for (int i = 0; i < 16; i++)
+		if (r.valid & (1u << i)) {
+			caller->r[i] = r.r[i];
+			caller->valid |= 1ull << i;
+		}
+	caller->pc = r.r[15];
+	return 0;
+}
+
+static bool load_input(const struct tp_uwinput *in, struct tp_uwregs *st, uint64_t mask)
+{
+	const struct tp_uwarch *a = in->arch;
+	uint64_t vals[64];
+	uint32_t n = 0;
+
+	for (int b = 0; b < 64; b++)
+		if (in->reg_mask & (1ull << b))
+			vals[b] = n < in->nr_regs ? in->regs[n++] & mask : 0;
+	if (n < in->nr_regs || !(in->reg_mask & (1ull << a->pc_perf)) ||
+	    !(in->reg_mask & (1ull << a->perf_of[a->sp])))
+		return false;
+	memset(st, 0, sizeof(*st));
+	for (int d = 0; d < a->nregs; d++) {
+		int p = a->perf_of[d];
+
+		if (p >= 0 && (in->reg_mask & (1ull << p))) {
+			st->r[d] = vals[p];
+			st->valid |= 1ull << d;
+		}
+	}
+	st->pc = vals[a->pc_perf];
+	return true;
+}
+
+uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
+		   struct tp_uwframe *frames, uint32_t max)
+{
+	struct ctx c = { .in = in, .a = in->arch };
+	struct tp_uwregs st, caller;
+	bool activation = true, flat = false;
+	uint32_t n = 0;
+
+	if (!c.a || !max || (!in->stack && in->stack_size))
+		return 0;
+	c.mask = c.a->word == 4 ? 0xffffffffull : ~0ull;
+	if (in->nr_regs > 64 || !load_input(in, &st, c.mask))
+		return 0;
+	c.sp0 = st.r[c.a->sp];
+	for (uint32_t steps = 0; steps < TP_UW_MAX_STEPS && n < max; steps++) {
+		struct tp_uwtab *t;
+		Dwarf_Frame *fr = NULL;
+		uint64_t pc = c.a->thumb ? st.pc & ~1ull : st.pc, bias, lpc;
+		bool signal = false;
+		int err = -1;
+
+		if (!pc)
+			break;
+		frames[n++] = (struct tp_uwframe){ activation ? pc : pc - 1 };
+		if (n == max || find(ctx, pc, &t, &bias) < 0 || !t)
+			break;
+		lpc = ((activation ? pc : pc - 1) - bias) & c.mask;
+		if (t->eh && dwarf_cfi_addrframe(t->eh, lpc, &fr))
+			fr = NULL;
+		if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
+			fr = NULL;
+		c.st = &st;
+		c.have_cfa = false;
+		if (fr) {
+			err = step_cfi(&c, fr, &caller, &signal);
+			free(fr);
+		} else if (t->ehabi.exidx) {
+			err = step_ehabi(&c, t, lpc, &caller);
+		}
+		if (err || !(caller.valid & (1ull << c.a->sp)))
+			break;
+		/* the stack grows down on every target: a caller's frame is above */
+		if (caller.r[c.a->sp] < st.r[c.a->sp])
+			break;
+		if (caller.r[c.a->sp] == st.r[c.a->sp]) {
+			/* a leaf without a frame of its own, once: not twice in a row */
+			if (flat || caller.pc == st.pc)
+				break;
+			flat = true;
+		} else {
+			flat = false;
+		}
+		activation = signal;
+		st = caller;
+	}
+	return n;
+}
