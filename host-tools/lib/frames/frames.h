@@ -7,7 +7,7 @@
  * inlines) next to the frame made of it, so tp_symcache__where() is a probe of it too, and
  * the symbolizer caches nothing (a second table there, behind this one, was filled once per
  * address and read only by tp_symcache__where()). */
-/* Layer frames: may use common/, data/, session/, sym/, agg/. */
+/* Layer frames: may use common/, data/, session/, sym/, agg/, unwind/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H
 #define TINYPERF_HOST_TOOLS_LIB_FRAMES_FRAMES_H
 
@@ -18,6 +18,7 @@
 #include "host-tools/lib/agg/agg.h"
 #include "host-tools/lib/session/session.h"
 #include "host-tools/lib/sym/sym.h"
+#include "host-tools/lib/unwind/unwind.h"
 
 struct tp_csym {
 	const char *name;	/* NULL: unresolved, shown as its address */
@@ -75,7 +76,9 @@ void tp_symcache__delete(struct tp_symcache *c);
 int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct tp_frame *f,
 			 uint64_t *off);
 /* A sample's stack: its callchain (PERF_CONTEXT_* markers applied), led by the sample's ip
- * if the callchain does not start there; just the ip without a callchain. With
+ * if the callchain does not start there; just the ip without a callchain. A sample with user
+ * registers and a stack copy (--call-graph dwarf) gets its user frames from the unwinder
+ * after the callchain's (the kernel's, as perf records them then), as perf's report does. With
  * conf.sym.want_inlines, each frame is preceded by the functions inlined there, innermost
  * first (their tp_chain_at is the frame's), as perf's callchains are. loc is where the
  * session put the ip. 0, TP_CHAIN_CORRUPT (an unknown context marker: the stack is left

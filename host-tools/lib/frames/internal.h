@@ -101,6 +101,10 @@ struct tp_symcache {
 	uint32_t nr_comm_ptrs, cap_comm_ptrs;
 	struct tp_htab comm_ptr_idx;
 
+	/* the user stacks of dwarf-mode samples: made on the first one */
+	struct tp_unwinder *uw;
+	struct tp_uwframe uwf[TP_UW_MAX_STEPS];
+
 	char **owned;			/* strings made here */
 	uint32_t nr_owned, cap_owned;
 };

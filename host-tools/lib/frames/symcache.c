@@ -71,6 +71,7 @@ void tp_symcache__delete(struct tp_symcache *c)
 {
 	if (!c)
 		return;
+	tp_unwinder__delete(c->uw);
 	tp_symbolizer__delete(c->sym);
 	for (uint32_t i = 0; i < c->nr_owned; i++)
 		free(c->owned[i]);
@@ -277,7 +278,6 @@ struct cls_key {
 	const struct tp_symcache *c;
 	uint32_t id;
 };
-
 
 static bool dso_cls_eq(const void *p, uint32_t i)
 {

@@ -218,6 +218,19 @@ int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 				return err;
 		}
 	}
+	if (tp_unwind__has_stack(ev) && t) {
+		uint32_t n;
+
+		if (!c->uw && tp_unwinder__new(&c->uw, c->s, c->sym, &c->log,
+					       c->feat ? c->feat->arch : NULL))
+			return -TP_ERR_NOMEM;
+		n = tp_unwinder__sample(c->uw, ev, t, c->uwf, TP_UW_MAX_STEPS);
+		for (uint32_t i = 0; i < n; i++) {
+			err = chain_ip(c, ch, t, PERF_RECORD_MISC_USER, c->uwf[i].pc, &unmapped);
+			if (err)
+				return err;
+		}
+	}
 	if (unmapped) {
 		err = resolve_unmapped(c, ch, loc);
 		if (err)
