@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		   "  -g, --call-graph [SPEC]  call graphs under the entries (default with\n"
 		   "                     callchains): SPEC is words among graph, none, caller,\n"
 		   "                     callee, srcline (frames as \"func file:line\") and a\n"
-		   "                     minimum percent, e.g. -g caller,1\n"
+		   "                     minimum percent, e.g. -g caller,1; -g alone is caller\n"
+		   "                     order, as perf's\n"
 		   "  -G, --inverted     caller order (the outermost caller first)\n"
 		   "  --children, --no-children  add (or not) the time of what an entry calls\n"
 		   "  --percent-limit P  hide entries under P percent (and graph nodes, unless -g\n"
@@ -93,6 +94,11 @@ static bool graph_spec_ok(const char *arg)
 static int parse_graph(struct report *rp, const char *arg)
 {
 	rp->graph = true;
+	/* perf: -g alone is its default spec, graph,0.5,caller,function,percent */
+	if (!arg) {
+		rp->order = TP_CG_CALLER;
+		rp->order_set = true;
+	}
 	for (const char *p = arg; p && *p;) {
 		size_t n = strcspn(p, ",");
 
