@@ -344,7 +344,7 @@ static int missing(struct bc *b, const char *file)
 		return 1;
 	rc = tp_session__new(&s, ci.r);
 	if (!rc)
-		rc = tp_hits__collect(s, &hit, &n);
+		rc = tp_hits__collect(s, NULL, &hit, &n);
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct tp_dso *d = hit[i];
 		char id[TP_BIDKEY_STR];

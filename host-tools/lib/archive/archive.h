@@ -16,7 +16,7 @@
  * Functions return 0, -errno (a file could not be read or written), or -TP_ERR_IO (libarchive
  * failed) / -TP_ERR_NOMEM / -TP_ERR_INVAL (a hostile or malformed archive), with the detail
  * logged at TP_LOG_ERROR; what was skipped is logged as warnings. */
-/* Layer archive: may use common/, data/, session/, sym/, bidcache/. */
+/* Layer archive: may use common/, data/, session/, sym/, bidcache/, unwind/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H
 #define TINYPERF_HOST_TOOLS_LIB_ARCHIVE_ARCHIVE_H
 

@@ -1,4 +1,4 @@
-/* Hit DSOs, from the samples' ips and callchains. */
+/* Hit DSOs, from the samples' ips, callchains and unwound user stacks. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -7,6 +7,8 @@
 
 struct hits {
 	struct tp_session *s;
+	struct tp_unwinder *uw;
+	struct tp_uwframe uwf[TP_UW_MAX_STEPS];
 	struct tp_dso **v;
 	uint32_t n, cap;
 	struct tp_htab idx;
@@ -64,23 +66,40 @@ static int on_sample(void *ctx, const struct tp_event *ev, struct tp_thread *t,
 		if (tp_session__resolve(h->s, t, mode, ip, &l))
 			err = mark(h, l.dso);
 	}
+	if (!err && h->uw && t && tp_unwind__has_stack(ev)) {
+		uint32_t nf = tp_unwinder__sample(h->uw, ev, t, h->uwf, TP_UW_MAX_STEPS);
+
+		for (uint32_t i = 0; !err && i < nf; i++) {
+			struct tp_loc l;
+
+			if (tp_session__resolve(h->s, t, PERF_RECORD_MISC_USER, h->uwf[i].pc, &l))
+				err = mark(h, l.dso);
+		}
+	}
 	return err;
 }
 
-int tp_hits__collect(struct tp_session *s, struct tp_dso ***out, size_t *n)
+int tp_hits__collect(struct tp_session *s, struct tp_unwinder *uw, struct tp_dso ***out,
+		     size_t *n)
 {
 	static const struct tp_session_ops ops = { .sample = on_sample };
-	struct hits h = { .s = s };
-	int err = tp_session__process(s, &ops, &h);
+	struct hits *h = calloc(1, sizeof(*h));
+	int err;
 
-	tp_htab__free(&h.idx);
+	if (!h)
+		return -TP_ERR_NOMEM;
+	h->s = s;
+	h->uw = uw;
+	err = tp_session__process(s, &ops, h);
+	tp_htab__free(&h->idx);
 	if (err) {
-		free(h.v);
+		free(h->v);
 		*out = NULL;
 		*n = 0;
-		return err;
+	} else {
+		*out = h->v;
+		*n = h->n;
 	}
-	*out = h.v;
-	*n = h.n;
-	return 0;
+	free(h);
+	return err;
 }

@@ -261,6 +261,7 @@ int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct t
 	struct tp_symconf sc = *conf;
 	struct plan pl = { .p = p, .conf = conf, .log = &conf->log, .keep_dwarf = keep_dwarf };
 	struct tp_dso **hit = NULL;
+	struct tp_unwinder *uw = NULL;
 	bool kernel_hit = false, modules_hit = false;
 	size_t n = 0;
 	int err;
@@ -272,15 +273,16 @@ int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct t
 	if (err)
 		goto out;
 	p->m[p->n - 1].dir = true;
-	err = tp_hits__collect(s, &hit, &n);
-	if (err)
-		goto out;
 	sc.want_lines = true;	/* so that the symbolizer looks for separate debug files */
 	pl.sym = tp_symbolizer__new(&sc);
-	if (!pl.sym) {
+	/* DSOs reached only through an unwound user stack are hits too */
+	if (!pl.sym || tp_unwinder__new(&uw, s, pl.sym, &conf->log, f ? f->arch : NULL)) {
 		err = -TP_ERR_NOMEM;
 		goto out;
 	}
+	err = tp_hits__collect(s, uw, &hit, &n);
+	if (err)
+		goto out;
 	for (size_t i = 0; !err && i < n; i++) {
 		if (hit[i]->kernel) {
 			kernel_hit = true;
@@ -292,6 +294,7 @@ int tp_arcplan__build(struct tp_arcplan *p, struct tp_session *s, const struct t
 	if (!err && kernel_hit)
 		err = kernel(&pl, s, f, modules_hit);
 out:
+	tp_unwinder__delete(uw);
 	tp_symbolizer__delete(pl.sym);
 	for (size_t i = 0; i < pl.n_keys; i++)
 		free(pl.keys[i]);
