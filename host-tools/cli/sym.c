@@ -232,6 +232,8 @@ static void print_verified(FILE *f, const struct tp_cdso *d, const struct tp_sym
 void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 {
 	uint32_t n = tp_symcache__nr_dsos(cs->c), nr = 0, *ids = malloc(n * sizeof(*ids));
+	/* the identity rule holds for unwind tables as for symbols */
+	const char *unwound = tp_symcache__unwinds(cs->c) ? ", stacks not unwound through it" : "";
 
 	if (!ids)
 		return;
@@ -265,15 +267,16 @@ void cmd_sym__print_dsos(const struct cmd_sym *cs, FILE *f, const char *prefix)
 				print_verified(f, d, in);
 			break;
 		case TP_SYMDSO_NOT_FOUND:
-			fprintf(f, "%s: samples unresolved\n", d->problem ? d->problem : "not found");
+			fprintf(f, "%s: samples unresolved%s\n", d->problem ? d->problem :
+				"not found", unwound);
 			break;
 		case TP_SYMDSO_MISMATCH:
-			fprintf(f, "%s: samples unresolved\n", d->problem ? d->problem :
-				"no file with the recorded identity");
+			fprintf(f, "%s: samples unresolved%s\n", d->problem ? d->problem :
+				"no file with the recorded identity", unwound);
 			break;
 		case TP_SYMDSO_UNREADABLE:
-			fprintf(f, "%s: samples unresolved\n", d->problem ? d->problem :
-				"its file could not be read");
+			fprintf(f, "%s: samples unresolved%s\n", d->problem ? d->problem :
+				"its file could not be read", unwound);
 			break;
 		}
 	}

@@ -87,6 +87,9 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 int tp_symcache__chain(struct tp_symcache *c, const struct tp_event *ev,
 		       const struct tp_thread *t, const struct tp_loc *loc, struct tp_chain *ch);
 void tp_chain__release(struct tp_chain *ch);
+/* whether a sample had a user stack to unwind (the report header says which DSOs
+ * stacks were not unwound through) */
+bool tp_symcache__unwinds(const struct tp_symcache *c);
 /* every record the session delivers (its event callback), so that cached locations follow
  * the maps as they change */
 void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev);

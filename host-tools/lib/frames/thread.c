@@ -259,6 +259,11 @@ out:
 	return c->want_inlines ? tp_symcache__add_inlines(c, ch) : 0;
 }
 
+bool tp_symcache__unwinds(const struct tp_symcache *c)
+{
+	return c->uw != NULL;
+}
+
 /* ---- comms ---- */
 
 struct comm_key {
