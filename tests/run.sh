@@ -128,6 +128,8 @@ part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
 part "annotate vs perf annotate (x86_64) and objdump (armv7 Thumb-2, aarch64, MIPS BE ...)" \
 	"$src/tests/annotate/run.sh" "$out/host/host-san/tinyperf" \
 	"$out/host/host-san/tests/test-annotate" "$out/qemu-x86_64-musl/tinyperf"
+part "unwinding dwarf-mode stacks vs Linux perf (script chains, report -g paths, hits)" \
+	"$src/tests/unwind/run.sh" "$out/host/host-san/tinyperf"
 part "source lines and inlined frames (--lines, --inline, --sort srcline)" \
 	"$src/tests/report/lines.sh" "$out/host/host-san/tinyperf"
 part "the vdso of a 32-bit process: [vdso32], as perf" \

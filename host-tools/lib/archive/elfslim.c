@@ -15,8 +15,12 @@
 #include "host-tools/lib/archive/elfslim.h"
 #include "host-tools/lib/common/common.h"
 
+/* .debug_frame stays: it is an unwind table (the only one of MIPS code, which GCC builds
+ * without .eh_frame), small, and what the host unwinder needs from an archived binary */
 static bool is_dwarf(const char *name)
 {
+	if (name && (!strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame")))
+		return false;
 	return name && (!strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8) ||
 			!strncmp(name, ".gnu.debuglto_", 14));
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Compares the call chains of two `perf script`-layout outputs sample by sample (tests/unwind):
+each sample's header line and its frames, a frame being (address, DSO basename); consecutive
+frames at the same address are one (perf adds a frame per inlined function of an unwound
+address). Prints the share of equal chains, the differences by kind, a few examples, and
+exits 1 when fewer than MIN_PCT percent (argv[3], default 99) are equal.
+Usage: chains.py PEER.txt OURS.txt [MIN_PCT]"""
+import collections
+import os
+import re
+import sys
+
+FRAME = re.compile(r'^\s+([0-9a-f]+) (.*) \((.*)\)$')
+
+
+def parse(path):
+    samples, cur = [], None
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line.strip():
+                cur = None
+                continue
+            m = FRAME.match(line)
+            if m and cur is not None:
+                addr, name, dso = m.groups()
+                key = (int(addr, 16), os.path.basename(dso) if dso != 'inlined' else None)
+                if cur[1] and cur[1][-1][0][0] == key[0]:
+                    continue
+                cur[1].append((key, name))
+            elif not line.startswith((' ', '\t')):
+                cur = (line.split(':')[0] + line.split(':')[1], [])
+                samples.append(cur)
+    return samples
+
+
+def main():
+    peer, ours = parse(sys.argv[1]), parse(sys.argv[2])
+    need = float(sys.argv[3]) if len(sys.argv) > 3 else 99.0
+    kinds, examples = collections.Counter(), []
+    equal = 0
+    if len(peer) != len(ours):
+        kinds['different sample counts %d vs %d' % (len(peer), len(ours))] += 1
+    for p, o in zip(peer, ours):
+        pa = [k[0] for k, _ in p[1]]
+        oa = [k[0] for k, _ in o[1]]
+        if p[0] == o[0] and pa == oa:
+            equal += 1
+            continue
+        if p[0] != o[0]:
+            kind = 'sample headers differ'
+        elif oa == pa[:len(oa)]:
+            kind = 'ours stops early'
+        elif pa == oa[:len(pa)]:
+            kind = 'peer stops early'
+        else:
+            kind = 'frames differ'
+        kinds[kind] += 1
+        if len(examples) < 3:
+            examples.append((kind, p, o))
+    n = max(len(peer), 1)
+    pct = 100.0 * equal / n
+    print('chains: %d of %d samples equal (%.2f%%)' % (equal, len(peer), pct))
+    for k, v in kinds.most_common():
+        print('  %6d  %s' % (v, k))
+    for kind, p, o in examples:
+        print('  e.g. (%s) %s' % (kind, p[0]))
+        print('    peer: ' + ' <- '.join(n for _, n in p[1][:12]))
+        print('    ours: ' + ' <- '.join(n for _, n in o[1][:12]))
+    return 0 if pct >= need and len(peer) > 0 else 1
+
+
+sys.exit(main())

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Compares the call paths of two `report -g --stdio` outputs (tests/unwind): each entry's graph
+is read back into its paths (root to leaf, with the leaf branch's percentage), and the two
+multisets of (entry, path, percentage) are compared, so that the order perf and tinyperf give
+to siblings of equal weight does not matter. Two naming differences are counted apart as
+explained: perf names an unwound frame by its DWARF name as an "inlined" frame where the ELF
+symbol is another alias (perf's inline lookup of unwound addresses: "__libc_start_main_impl
+(inlined)" where the symbol is __libc_start_main@@GLIBC_2.34), and perf prints an unresolved
+frame as its runtime address where tinyperf prints the address in the file.
+Exits 1 when more than MAX_PCT percent (argv[3], default 1) of the paths differ, or none.
+Usage: graphs.py PEER.txt OURS.txt [MAX_PCT]"""
+import collections
+import re
+import sys
+
+ENTRY = re.compile(r'^\s+\d+\.\d+%')
+BRANCH = re.compile(r'--(\d+\.\d+%)--')
+explained = collections.Counter()
+
+
+def norm(name, side):
+    if name.endswith(' (inlined)') or '@@' in name:
+        explained['alias'] += side == 'peer'
+        return '<alias>'
+    if re.fullmatch(r'0x[0-9a-f]+', name):
+        explained['unresolved'] += side == 'peer'
+        return '<unresolved>'
+    return name
+
+
+def paths(path, side):
+    out = collections.Counter()
+    entry, stack, pending = None, [], False
+
+    def flush():
+        if entry is not None and stack and pending:
+            pct = next((p for _, _, p in reversed(stack) if p), '')
+            out[(entry, tuple(n for _, n, _ in stack), pct)] += 1
+
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line.startswith('#') or not line.strip():
+                continue
+            if ENTRY.match(line):
+                flush()
+                head, _, sym = ' '.join(line.split()).partition('] ')
+                entry, stack, pending = head + '] ' + norm(sym, side), [], False
+                continue
+            if entry is None:
+                continue
+            m = BRANCH.search(line)
+            if m:
+                col, pct, name = m.end(), m.group(1), line[m.end():]
+            elif '---' in line:
+                col, pct, name = line.index('---') + 3, '', line[line.index('---') + 3:]
+            else:
+                text = line.lstrip(' |')
+                if not text:
+                    continue
+                col, pct, name = len(line) - len(text), '', text
+            name = norm(name.strip(), side)
+            if stack and stack[-1][0] >= col:
+                flush()
+            while stack and stack[-1][0] >= col:
+                stack.pop()
+            stack.append((col, name, pct))
+            pending = True
+    flush()
+    return out
+
+
+def main():
+    peer, ours = paths(sys.argv[1], 'peer'), paths(sys.argv[2], 'ours')
+    max_pct = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+    n = sum(peer.values())
+    missing, extra = peer - ours, ours - peer
+    diff = sum(missing.values())
+    print('graphs: %d call paths, %d equal, %d differ; explained: %d perf "inlined" alias '
+          'names of unwound frames, %d unresolved addresses (runtime vs file)'
+          % (n, n - diff, diff, explained['alias'], explained['unresolved']))
+    for k in list(missing)[:3]:
+        print('  only perf:      %s: %s (%s)' % (k[0], ' / '.join(k[1]), k[2]))
+    for k in list(extra)[:3]:
+        print('  only tinyperf:  %s: %s (%s)' % (k[0], ' / '.join(k[1]), k[2]))
+    return 0 if n > 0 and 100.0 * max(diff, sum(extra.values())) / n <= max_pct else 1
+
+
+sys.exit(main())

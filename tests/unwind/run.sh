@@ -1,0 +1,118 @@
+#!/bin/sh
+# The host unwinder against Linux perf on perf's own dwarf-mode files (issue 18, host part):
+# uw-work.c (+ the shared library uw-lib.c), built -O2 without frame pointers as a PIE, spends
+# its time at the bottom of a 48-deep recursion, in the library, in a second thread and in a
+# SIGALRM handler. `perf record --call-graph dwarf` records it (cpu-clock), then
+#   - tinyperf script gives every sample the chain perf script gives it (addresses and DSOs,
+#     chains.py; at least 99 % equal, differences counted by kind);
+#   - tinyperf report -g --stdio, --no-children and --children, gives perf report's call paths
+#     (graphs.py; perf's alias names and unresolved-address format counted apart);
+#   - each of the workload's cases is in the chains: the recursion to main, the thread to
+#     its start, the handler through the signal frame to main, the library to its caller;
+#   - a rebuilt copy of the library in a sysroot is refused for unwinding with one header
+#     line naming it, and no chain goes through it;
+#   - buildid-list -H and archive count the DSOs only unwound frames reach.
+# Usage: run.sh TINYPERF
+set -u
+T_NAME=unwind
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+
+tp=${1:?usage: run.sh TINYPERF}
+PERF=${PERF:-perf}
+if ! command -v "$PERF" >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1 ||
+   [ ! -x "$tp" ]; then
+	fail "setup: need $PERF, python3 and $tp"
+	done_tests
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
+
+cflags="-O2 -fomit-frame-pointer -Wall -Wextra -Werror"
+if ! ${CC:-cc} $cflags -fPIC -shared -o "$tmp/libuwlib.so" "$here/uw-lib.c" ||
+   ! ${CC:-cc} $cflags -fPIE -pie -I"$here" -o "$tmp/uw-work" "$here/uw-work.c" \
+	-L"$tmp" -luwlib -Wl,-rpath,"$tmp" -lpthread; then
+	fail "setup: building the workload"
+	done_tests
+	exit 1
+fi
+check "the workload is a PIE" sh -c "readelf -h '$tmp/uw-work' | grep -q 'DYN'"
+
+if ! "$PERF" record -q -N -e cpu-clock -F 1999 --call-graph dwarf -o "$tmp/d.data" \
+	-- "$tmp/uw-work" 0.8 >/dev/null 2>"$tmp/rec.err"; then
+	fail "perf record --call-graph dwarf: $(tail -n 1 "$tmp/rec.err")"
+	done_tests
+	exit 1
+fi
+
+# ---- every sample's chain: tinyperf script vs perf script ----
+"$PERF" script -i "$tmp/d.data" >"$tmp/p.scr" 2>/dev/null
+"$tp" script -i "$tmp/d.data" >"$tmp/t.scr" 2>"$tmp/t.err"
+python3 "$here/chains.py" "$tmp/p.scr" "$tmp/t.scr" 99 >"$tmp/chains.out"
+rc=$?
+sed 's/^/  /' "$tmp/chains.out"
+if [ $rc -eq 0 ]; then
+	ok "script: chains equal perf script's: $(head -n 1 "$tmp/chains.out")"
+else
+	fail "script: chains: $(head -n 1 "$tmp/chains.out")"
+fi
+
+# ---- call paths: tinyperf report -g vs perf report -g ----
+for mode in --no-children --children; do
+	"$PERF" report -i "$tmp/d.data" -g --stdio $mode >"$tmp/p.rep" 2>/dev/null
+	"$tp" report -i "$tmp/d.data" -g --stdio $mode >"$tmp/t.rep" 2>/dev/null
+	python3 "$here/graphs.py" "$tmp/p.rep" "$tmp/t.rep" 1 >"$tmp/graphs.out"
+	rc=$?
+	sed 's/^/  /' "$tmp/graphs.out"
+	if [ $rc -eq 0 ]; then
+		ok "report -g $mode: perf's call paths: $(head -n 1 "$tmp/graphs.out")"
+	else
+		fail "report -g $mode: $(head -n 1 "$tmp/graphs.out")"
+	fi
+done
+
+# ---- the workload's cases, each unwound to its outermost caller ----
+# one sample per line: its frames' names, callee first
+awk '/^[^ \t]/ { if (s != "") print s; s = ""; next }
+     /^[ \t]/ { s = s " " $2 } END { if (s != "") print s }' "$tmp/t.scr" |
+	sed 's/+0x[0-9a-f]*//g' >"$tmp/t.names"
+deep=$(awk '{ n = 0; for (i = 1; i <= NF; i++) n += ($i ~ /^recurse/) } n >= 40 && / main / { c++ }
+	END { print c + 0 }' "$tmp/t.names")
+check "recursion: $deep samples with 40+ recurse frames unwound to main" [ "$deep" -gt 0 ]
+thr=$(grep -c ' thread_main start_thread' "$tmp/t.names")
+check "thread: $thr samples unwound from the second thread to start_thread" [ "$thr" -gt 0 ]
+lib=$(grep -c 'uw_lib_work main_loop main ' "$tmp/t.names")
+check "shared library: $lib samples unwound from libuwlib.so to main" [ "$lib" -gt 0 ]
+sig=$(grep -c '^ spin on_alarm .* main_loop main ' "$tmp/t.names")
+check "signal handler: $sig samples unwound through the signal frame to main" [ "$sig" -gt 0 ]
+
+# ---- the identity rule: a rebuilt library in a sysroot is not unwound through ----
+mkdir -p "$tmp/root$tmp"
+cp "$tmp/uw-work" "$tmp/root$tmp/"
+${CC:-cc} $cflags -DUW_REBUILT -fPIC -shared -Wl,--build-id=sha1 -o "$tmp/root$tmp/libuwlib.so" \
+	"$here/uw-lib.c"
+"$tp" report -i "$tmp/d.data" --sysroot "$tmp/root" --buildid-dir '' --stdio \
+	>"$tmp/r.rep" 2>&1
+n=$(grep -c "libuwlib.so: .*stacks not unwound through it" "$tmp/r.rep")
+expect_eq "rebuilt library: one header line says it is not unwound through" 1 "$n"
+"$tp" script -i "$tmp/d.data" --sysroot "$tmp/root" --buildid-dir '' >"$tmp/r.scr" 2>/dev/null
+n=$(awk '/^[^ \t]/ { lib = 0; next } /libuwlib\.so\)$/ { lib = 1; next }
+	/^[ \t]/ && lib { c++ } END { print c + 0 }' "$tmp/r.scr")
+expect_eq "rebuilt library: no frame is unwound past it" 0 "$n"
+
+# ---- hits: every DSO of an unwound frame ----
+"$tp" buildid-list -H -i "$tmp/d.data" >"$tmp/bl" 2>/dev/null
+missing=""
+for d in $(sed -n 's/.*(\(\/[^)]*\))$/\1/p' "$tmp/t.scr" | sort -u); do
+	grep -q " $d\$" "$tmp/bl" || missing="$missing $d"
+done
+expect_eq "buildid-list -H lists every DSO of the unwound chains" "" "$missing"
+"$tp" archive -i "$tmp/d.data" -o "$tmp/a.tar" --no-compress >"$tmp/a.out" 2>&1
+want=$(sed -n 's/.*(\(\/[^)]*\))$/\1/p' "$tmp/t.scr" | sort -u | wc -l)
+got=$(sed -n 's/.* of \([0-9]*\) hit DSOs.*/\1/p' "$tmp/a.out")
+# the kernel (its kallsyms) is a hit DSO of the archive besides the user ones
+check "archive counts the DSOs of unwound frames as hits ($want user DSOs, archive: $got)" \
+	[ "${got:-0}" -ge "$want" ]
+
+done_tests
