@@ -205,8 +205,9 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 					if (!a)
 						break;
 				}
-				/* number: the target's offset in the block */
-				to = op_at(ops, nops, op->number);
+				/* number: the 2-byte offset from the end of this op */
+				to = op_at(ops, nops,
+					   op->offset + 3 + (Dwarf_Word)(int64_t)(int16_t)op->number);
 				if (!to)
 					return false;
 				op = to - 1;

@@ -96,7 +96,10 @@ static void *frame_image(Elf *elf, const char *const *names, size_t n, bool be, 
 		if (!d[i])
 			continue;
 		memcpy(img + off, d[i]->d_buf, d[i]->d_size);
-		put(s, (uint32_t)(strstr(strtab + 1, names[i]) - strtab), 4, be);
+		/* the name's own entry: ".eh_frame" is also the tail of ".eh_frame_hdr" */
+		for (size_t o = 1; o < sizeof(strtab); o += strlen(strtab + o) + 1)
+			if (!strcmp(strtab + o, names[i]))
+				put(s, o, 4, be);
 		put(s + 4, SHT_PROGBITS, 4, be);
 		put(s + 8, sh[i].sh_flags & SHF_ALLOC, 4, be);
 		put(s + 12, sh[i].sh_addr, 4, be);

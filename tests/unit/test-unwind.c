@@ -1,0 +1,281 @@
+/* Unit tests of the host unwinder (host-tools/lib/unwind/): the stepping loop on CFI written
+ * byte by byte for x86_64, ARM (Thumb) and big-endian MIPS (the target libdw 0.188 has no ABI
+ * rules for), against stacks built to match; and what hostile input must not do — corrupt
+ * registers, truncated stacks, a return address that loops, a CFA that does not grow, a DWARF
+ * expression that jumps to itself or overflows its stack. Runs under ASan/UBSan. */
+#include <dwarf.h>
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/unwind/unwind.h"
+#include "tests/unit/check.h"
+#include "tests/unit/uw-image.h"
+
+#define EH_ADDR	0x8000
+
+static struct tp_uwtab *tab;
+
+static int find(void *ctx, uint64_t pc, struct tp_uwtab **t, uint64_t *bias)
+{
+	(void)ctx;
+	if (pc < 0x1000 || pc >= 0x6000)
+		return -1;
+	*t = tab;
+	*bias = 0;
+	return 0;
+}
+
+static uint8_t *img;
+
+static bool load(struct tcase *c, unsigned machine, bool is64, bool be, struct uwbuf *eh)
+{
+	size_t size = 0;
+	int err;
+
+	uw_put(eh, 0, 4);		/* the terminator */
+	free(img);
+	img = uw_image(machine, is64, be, eh->b, eh->n, EH_ADDR, &size);
+	tp_uwtab__delete(tab);
+	tab = NULL;
+	err = img ? tp_uwtab__from_mem(&tab, img, size) : -1;
+	return EXPECT(c, "tp_uwtab__from_mem", 0, err) && EXPECT_TRUE(c, "a table", tab);
+}
+
+static void put_word(uint8_t *stack, size_t off, uint64_t v, unsigned size, bool be)
+{
+	for (unsigned i = 0; i < size; i++)
+		stack[off + i] = (uint8_t)(v >> (8 * (be ? size - 1 - i : i)));
+}
+
+/* ---- x86_64: leaf [0x1000,0x1100), mid [0x2000,0x2100), top [0x3000,0x3100) ---- */
+
+#define SP0	0x7ff000ull
+
+static void x86_64_tables(struct tcase *c)
+{
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1 };
+	static const uint8_t mid[] = { DW_CFA_advance_loc | 4, DW_CFA_def_cfa_offset, 16,
+				       DW_CFA_offset | 3, 2 };
+	static const uint8_t top[] = { DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 32 };
+	/* returns to itself with the same SP: the CFA is the SP, the RA at [CFA] */
+	static const uint8_t flat[] = { DW_CFA_def_cfa_offset, 0,
+					DW_CFA_offset_extended_sf, 16, 0 };
+	/* a CFA expression that jumps to itself; an RA expression that overflows the stack */
+	static const uint8_t loop[] = { DW_CFA_def_cfa_expression, 3, DW_OP_skip, 0xfd, 0xff };
+	uint8_t deep[3 + 70] = { DW_CFA_expression, 16, 70 };
+	struct uwbuf eh = { .be = false };
+	size_t at;
+
+	memset(deep + 3, DW_OP_lit0, 70);
+	at = uw_cie(&eh, -8, 16, cie, sizeof(cie));
+	uw_fde(&eh, at, EH_ADDR, 0x1000, 0x100, NULL, 0);
+	uw_fde(&eh, at, EH_ADDR, 0x2000, 0x100, mid, sizeof(mid));
+	uw_fde(&eh, at, EH_ADDR, 0x3000, 0x100, top, sizeof(top));
+	uw_fde(&eh, at, EH_ADDR, 0x4000, 0x100, flat, sizeof(flat));
+	uw_fde(&eh, at, EH_ADDR, 0x5000, 0x80, loop, sizeof(loop));
+	uw_fde(&eh, at, EH_ADDR, 0x5080, 0x80, deep, sizeof(deep));
+	load(c, EM_X86_64, true, false, &eh);
+}
+
+/* perf_regs x86_64: BX 1, SP 7, IP 8 */
+static uint32_t x86_64_unwind(uint64_t pc, uint64_t sp, const uint8_t *stack, uint64_t size,
+			      struct tp_uwframe *f, uint32_t max)
+{
+	const uint64_t regs[3] = { 0x99, sp, pc };
+	struct tp_uwinput in = {
+		.arch = tp_uwtab__arch(tab), .reg_mask = (1u << 1) | (1u << 7) | (1u << 8),
+		.regs = regs, .nr_regs = 3, .stack = stack, .stack_size = size,
+	};
+
+	return tp_unwind(&in, find, NULL, f, max);
+}
+
+static void test_x86_64(void)
+{
+	struct tcase c = case_begin("x86_64: three frames, caller PCs minus 1, stop at PC 0");
+	static uint8_t stack[8192];
+	struct tp_uwframe f[TP_UW_MAX_STEPS + 8];
+	uint32_t n;
+
+	x86_64_tables(&c);
+	if (c.failed)
+		goto out;
+	memset(stack, 0, sizeof(stack));
+	put_word(stack, 0, 0x2015, 8, false);	/* leaf's RA, into mid */
+	put_word(stack, 8, 0x1234, 8, false);	/* mid's saved rbx */
+	put_word(stack, 16, 0x3020, 8, false);	/* mid's RA, into top */
+	put_word(stack, 48, 0, 8, false);	/* top's RA: the end */
+	n = x86_64_unwind(0x1010, SP0, stack, 64, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames", 3, n);
+	EXPECT(&c, "frame 0 (the sampled PC)", 0x1010, f[0].pc);
+	EXPECT(&c, "frame 1 (a call in mid)", 0x2014, f[1].pc);
+	EXPECT(&c, "frame 2 (a call in top)", 0x301f, f[2].pc);
+	case_end(&c);
+
+	c = case_begin("x86_64: a truncated stack ends the chain where a word is missing");
+	n = x86_64_unwind(0x1010, SP0, stack, 16, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames with 16 bytes", 2, n);
+	n = x86_64_unwind(0x1010, SP0, stack, 7, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames with 7 bytes", 1, n);
+	n = x86_64_unwind(0x1010, SP0, NULL, 0, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames without a stack", 1, n);
+	n = x86_64_unwind(0x1010, SP0, stack, 64, f, 2);
+	EXPECT(&c, "frames with room for 2", 2, n);
+	case_end(&c);
+
+	c = case_begin("x86_64: a return address into itself stops at the step limit");
+	for (size_t i = 0; i < sizeof(stack); i += 8)
+		put_word(stack, i, 0x1011, 8, false);
+	n = x86_64_unwind(0x1010, SP0, stack, sizeof(stack), f, TP_UW_MAX_STEPS + 8);
+	EXPECT(&c, "frames", TP_UW_MAX_STEPS, n);
+	case_end(&c);
+
+	c = case_begin("x86_64: a CFA that does not grow ends the chain");
+	put_word(stack, 0, 0x4010, 8, false);
+	n = x86_64_unwind(0x4010, SP0, stack, 64, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames", 1, n);
+	/* an SP at the top of the address space: no read wraps around */
+	n = x86_64_unwind(0x1010, ~0ull - 3, stack, 64, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames with SP near 2^64", 1, n);
+	case_end(&c);
+
+	c = case_begin("x86_64: a DWARF expression that loops or overflows is not followed");
+	n = x86_64_unwind(0x5010, SP0, stack, 64, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames (CFA expression jumping to itself)", 1, n);
+	n = x86_64_unwind(0x5090, SP0, stack, 64, f, TP_UW_MAX_STEPS);
+	EXPECT(&c, "frames (RA expression pushing 70 values)", 1, n);
+	case_end(&c);
+
+	c = case_begin("corrupt registers: no SP or PC, too few or too many values");
+	{
+		const uint64_t regs[3] = { 0x99, SP0, 0x1010 };
+		struct tp_uwinput in = {
+			.arch = tp_uwtab__arch(tab), .reg_mask = (1u << 1) | (1u << 8),
+			.regs = regs, .nr_regs = 2, .stack = stack, .stack_size = 64,
+		};
+
+		EXPECT(&c, "frames without SP", 0, tp_unwind(&in, find, NULL, f, 8));
+		in.reg_mask = (1u << 1) | (1u << 7);
+		EXPECT(&c, "frames without PC", 0, tp_unwind(&in, find, NULL, f, 8));
+		in.reg_mask = ~0ull;
+		in.nr_regs = 3;
+		EXPECT(&c, "frames with a mask of 64 registers and 3 values", 0,
+		       tp_unwind(&in, find, NULL, f, 8) > 1);
+		in.reg_mask = (1u << 7) | (1u << 8);
+		in.regs = regs + 1;
+		in.nr_regs = 70;
+		EXPECT(&c, "frames with more values than the mask has", 0,
+		       tp_unwind(&in, find, NULL, f, 8));
+		in.nr_regs = 2;
+		in.arch = NULL;
+		EXPECT(&c, "frames without an arch", 0, tp_unwind(&in, find, NULL, f, 8));
+	}
+	n = x86_64_unwind(0, SP0, stack, 64, f, 8);
+	EXPECT(&c, "frames at PC 0", 0, n);
+	n = x86_64_unwind(0xdead0000, SP0, stack, 64, f, 8);
+	EXPECT(&c, "frames at a PC in no binary", 1, n);
+out:
+	case_end(&c);
+}
+
+/* ---- big-endian MIPS: leaf [0x1000,0x1100) saves nothing, mid [0x2000,0x2100) ---- */
+
+static void test_mips_be(void)
+{
+	struct tcase c = case_begin("mips (big-endian, no libdw ABI rules): leaf RA in $ra");
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 29, 0 };
+	static const uint8_t mid[] = { DW_CFA_advance_loc | 4, DW_CFA_def_cfa_offset, 32,
+				       DW_CFA_offset | 31, 1 };
+	/* perf_regs mips: PC 0, R29 29, R31 31 */
+	const uint64_t regs[3] = { 0x1010, SP0, 0x2018 };
+	struct tp_uwinput in = {
+		.reg_mask = 1u | (1u << 29) | (1u << 31), .regs = regs, .nr_regs = 3,
+	};
+	struct uwbuf eh = { .be = true };
+	uint8_t stack[64] = { 0 };
+	struct tp_uwframe f[8];
+	uint32_t n;
+
+	uw_fde(&eh, uw_cie(&eh, -4, 31, cie, sizeof(cie)), EH_ADDR, 0x1000, 0x100, NULL, 0);
+	uw_fde(&eh, 0, EH_ADDR, 0x2000, 0x100, mid, sizeof(mid));
+	if (!load(&c, EM_MIPS, false, true, &eh))
+		goto out;
+	in.arch = tp_uwtab__arch(tab);
+	EXPECT_TRUE(&c, "arch mips", !strcmp(tp_uwarch__name(in.arch), "mips"));
+	put_word(stack, 28, 0x3000, 4, true);	/* mid's RA at CFA - 4 */
+	in.stack = stack;
+	in.stack_size = sizeof(stack);
+	n = tp_unwind(&in, find, NULL, f, 8);
+	EXPECT(&c, "frames", 3, n);
+	EXPECT(&c, "frame 0", 0x1010, f[0].pc);
+	EXPECT(&c, "frame 1 (from $ra)", 0x2017, f[1].pc);
+	EXPECT(&c, "frame 2 (from the stack, big-endian)", 0x2fff, f[2].pc);
+out:
+	case_end(&c);
+}
+
+/* ---- ARM, Thumb: the PC's bit 0 is no address ---- */
+
+static void test_arm_thumb(void)
+{
+	struct tcase c = case_begin("arm (Thumb): leaf RA in lr, Thumb bits cleared");
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 13, 0 };
+	static const uint8_t mid[] = { DW_CFA_advance_loc | 2, DW_CFA_def_cfa_offset, 8,
+				       DW_CFA_offset | 14, 1 };
+	/* perf_regs arm: R13 sp, R14 lr, R15 pc */
+	const uint64_t regs[3] = { SP0, 0x2011, 0x1009 };
+	struct tp_uwinput in = {
+		.reg_mask = (1u << 13) | (1u << 14) | (1u << 15), .regs = regs, .nr_regs = 3,
+	};
+	struct uwbuf eh = { .be = false };
+	uint8_t stack[64] = { 0 };
+	struct tp_uwframe f[8];
+	uint32_t n;
+
+	uw_fde(&eh, uw_cie(&eh, -4, 14, cie, sizeof(cie)), EH_ADDR, 0x1000, 0x100, NULL, 0);
+	uw_fde(&eh, 0, EH_ADDR, 0x2000, 0x100, mid, sizeof(mid));
+	if (!load(&c, EM_ARM, false, false, &eh))
+		goto out;
+	in.arch = tp_uwtab__arch(tab);
+	put_word(stack, 4, 0x3001, 4, false);	/* mid's lr at CFA - 4 */
+	in.stack = stack;
+	in.stack_size = sizeof(stack);
+	n = tp_unwind(&in, find, NULL, f, 8);
+	EXPECT(&c, "frames", 3, n);
+	EXPECT(&c, "frame 0", 0x1008, f[0].pc);
+	EXPECT(&c, "frame 1 (lr)", 0x200f, f[1].pc);
+	EXPECT(&c, "frame 2", 0x2fff, f[2].pc);
+out:
+	case_end(&c);
+}
+
+static void test_files(void)
+{
+	struct tcase c = case_begin("tables of this test's own binary; a missing file");
+	struct tp_uwtab *t = NULL;
+	uint64_t v = 0;
+	int err = tp_uwtab__open(&t, "/proc/self/exe", NULL);
+
+	if (EXPECT(&c, "open /proc/self/exe", 0, err)) {
+		EXPECT(&c, "it has .eh_frame", 1, tp_uwtab__kinds(t) & 1);
+		EXPECT(&c, "offset 0 is in a PT_LOAD", 0, tp_uwtab__vaddr(t, 0, &v));
+		EXPECT(&c, "an offset past the file is not", -1, tp_uwtab__vaddr(t, 1ull << 60, &v));
+	}
+	tp_uwtab__delete(t);
+	EXPECT_TRUE(&c, "a missing file fails",
+		    tp_uwtab__open(&t, "/nonexistent/x", NULL) < 0 && !t);
+	EXPECT_TRUE(&c, "a non-ELF fails", tp_uwtab__open(&t, "/proc/self/status", NULL) < 0);
+	case_end(&c);
+}
+
+int main(void)
+{
+	test_x86_64();
+	test_mips_be();
+	test_arm_thumb();
+	test_files();
+	tp_uwtab__delete(tab);
+	free(img);
+	return check_summary("unwind");
+}
