@@ -153,6 +153,7 @@ part "hostile files: FIFO, socket, /dev/zero, 4 GiB sparse (report, archive)" \
 	"$src/tests/report/hostile.sh" "$out/host/host-san/tinyperf"
 part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$out/host/host-san" "$out/cache"
 part "fuzz the reader and session (60 s), the EHABI unwinder (20 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/run.sh" 60
+part "fuzz the unwinder (30 s)" env FUZZ_OUT="$out/fuzz" "$src/tests/fuzz/unwind.sh" 30
 bgwait
 
 echo

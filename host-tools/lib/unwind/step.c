@@ -66,11 +66,13 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 {
 	uint64_t st[EXPR_STACK], a, b;
 	size_t sp = 0, steps = 0;
-	const Dwarf_Op *op = ops, *end = ops + nops;
+	const Dwarf_Op *op, *end;
 
 	*is_value = false;
 	if (!ops || !nops)
 		return false;
+	op = ops;
+	end = ops + nops;
 #define PUSH(x) do { uint64_t v_ = (x); if (sp == EXPR_STACK) return false; st[sp] = v_; sp++; } while (0)
 #define POP(x) do { if (!sp) return false; (x) = st[--sp]; } while (0)
 	for (; op < end; op++) {
