@@ -2,8 +2,10 @@
 """Compares the call chains of two `perf script`-layout outputs sample by sample (tests/unwind):
 each sample's header line and its frames, a frame being (address, DSO basename); consecutive
 frames at the same address are one (perf adds a frame per inlined function of an unwound
-address). Prints the share of equal chains, the differences by kind, a few examples, and
-exits 1 when fewer than MIN_PCT percent (argv[3], default 99) are equal.
+address). A chain that perf continues past ours with [unknown] frames only (values it could
+not read) is counted as explained. Prints the share of equal chains, the differences by kind,
+a few examples, and exits 1 when fewer than MIN_PCT percent (argv[3], default 99) are equal
+or explained.
 Usage: chains.py PEER.txt OURS.txt [MIN_PCT]"""
 import collections
 import os
@@ -11,6 +13,7 @@ import re
 import sys
 
 FRAME = re.compile(r'^\s+([0-9a-f]+) (.*) \((.*)\)$')
+EXPLAINED = 'explained: perf adds [unknown] frames past the end of the chain'
 
 
 def parse(path):
@@ -38,7 +41,7 @@ def main():
     peer, ours = parse(sys.argv[1]), parse(sys.argv[2])
     need = float(sys.argv[3]) if len(sys.argv) > 3 else 99.0
     kinds, examples = collections.Counter(), []
-    equal = 0
+    equal = explained = 0
     if len(peer) != len(ours):
         kinds['different sample counts %d vs %d' % (len(peer), len(ours))] += 1
     for p, o in zip(peer, ours):
@@ -49,6 +52,10 @@ def main():
             continue
         if p[0] != o[0]:
             kind = 'sample headers differ'
+        elif oa == pa[:len(oa)] and oa and all(n.startswith('[unknown]') for _, n in p[1][len(oa):]):
+            # perf's unwinder goes on past the last row with a value it could not read
+            kind = EXPLAINED
+            explained += 1
         elif oa == pa[:len(oa)]:
             kind = 'ours stops early'
         elif pa == oa[:len(pa)]:
@@ -56,11 +63,12 @@ def main():
         else:
             kind = 'frames differ'
         kinds[kind] += 1
-        if len(examples) < 3:
+        if len(examples) < 3 and kind != EXPLAINED:
             examples.append((kind, p, o))
     n = max(len(peer), 1)
-    pct = 100.0 * equal / n
-    print('chains: %d of %d samples equal (%.2f%%)' % (equal, len(peer), pct))
+    pct = 100.0 * (equal + explained) / n
+    print('chains: %d of %d samples equal, %d more with an explained difference (%.2f%%)'
+          % (equal, len(peer), explained, pct))
     for k, v in kinds.most_common():
         print('  %6d  %s' % (v, k))
     for kind, p, o in examples:

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Unwinding speed against Linux perf on the same perf-written --call-graph dwarf recording of a
+# mixed load (the recorded command and its children), measured in the same run, alternating (perf, tinyperf, perf, tinyperf ...): wall
+# and CPU time and peak RSS of report -g (every sample's user stack unwound) from /usr/bin/time,
+# medians of RUNS; then the share of samples whose chain tinyperf script gives as perf script
+# does (tests/unwind/chains.py). Prints one table with ratios and the issue's budgets.
+#   bench/unwind.sh TINYPERF [SECONDS] [RUNS]
+#     TINYPERF  the host tool (an optimised build: make O=... host)
+#     SECONDS   length of the perf record --call-graph dwarf -F 250 run of the load (default 8: about
+#               25 MB of 8 KiB stack copies)
+#     RUNS      measurements of each command (default 3)
+#   KEEP=1 keeps the recording (its path is printed); DATA=FILE measures FILE instead
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+tp=${1:?usage: bench/unwind.sh TINYPERF [SECONDS] [RUNS]}
+secs=${2:-8}
+runs=${3:-3}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $work/bench.data" || rm -rf "$work"' EXIT
+perf=$(command -v perf)
+
+# ---- the workloads: tests/unwind's (-O2, no frame pointers, PIE, a library, a thread, a
+# signal handler, deep recursion) and the compiler on tinyperf's own sources (deep stacks
+# through cc1's and libc's .eh_frame, many processes) ----
+cc -O2 -fomit-frame-pointer -fPIC -shared -o "$work/libuwlib.so" "$src/tests/unwind/uw-lib.c"
+cc -O2 -fomit-frame-pointer -fPIE -pie -I"$src/tests/unwind" -o "$work/uw-work" \
+	"$src/tests/unwind/uw-work.c" -L"$work" -luwlib -Wl,-rpath,"$work" -lpthread
+load() {
+	end=$(($(date +%s) + secs))
+	"$work/uw-work" "$secs" >/dev/null &
+	(while [ "$(date +%s)" -lt "$end" ]; do
+		for f in "$src"/host-tools/lib/*/*.c; do
+			[ "$(date +%s)" -lt "$end" ] || break
+			cc -O2 -I"$src" -DCONFIG_SHIM_HOSTED=1 -c -o /dev/null "$f" 2>/dev/null || true
+		done
+	done) &
+	wait
+}
+if [ -n "${DATA:-}" ]; then
+	ln -s "$(cd "$(dirname "$DATA")" && pwd)/$(basename "$DATA")" "$work/bench.data"
+else
+	echo "recording: perf record --call-graph dwarf -F 250 -e cpu-clock, ${secs} s of mixed load ..."
+	export secs work src
+	"$perf" record -q -N --call-graph dwarf -F 250 -e cpu-clock -o "$work/bench.data" -- \
+		sh -c "$(sed -n '/^load() {/,/^}/p' "$0"); load" >/dev/null 2>"$work/rec.err" ||
+		{ echo "perf record failed: $(tail -n 2 "$work/rec.err")"; exit 1; }
+fi
+size=$(stat -L -c %s "$work/bench.data")
+nsamples=$("$tp" report -i "$work/bench.data" -g none --no-children 2>/dev/null |
+	   sed -n 's/^# Samples: \([0-9]*\) .*/\1/p' | head -n 1)
+echo "file: $(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }'), $nsamples samples"
+echo "perf:     $perf ($($perf --version))"
+echo "tinyperf: $tp"
+echo
+
+measure() { # NAME CMD...: one run, "wall cpu rss" appended to $work/NAME
+	name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || true
+	awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }' "$work/t" >>"$work/$name"
+}
+median() { # FILE COLUMN
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+f=$work/bench.data
+i=0
+while [ $i -lt "$runs" ]; do
+	measure perf-report "$perf" report --stdio -g --no-children -i "$f"
+	measure tp-report "$tp" report --stdio -g --no-children -i "$f"
+	measure perf-script "$perf" script -i "$f"
+	measure tp-script "$tp" script -i "$f"
+	i=$((i + 1))
+done
+
+row() { printf '%-44s %10s %10s %9s   %s\n' "$@"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+line() { # WHAT PERF-FILE TP-FILE BUDGET-TIME BUDGET-RSS
+	pw=$(median "$work/$2" 1) tw=$(median "$work/$3" 1)
+	pc=$(median "$work/$2" 2) tc=$(median "$work/$3" 2)
+	pr=$(median "$work/$2" 3) tr=$(median "$work/$3" 3)
+	row "$1: wall (s)" "$pw" "$tw" "$(ratio "$pw" "$tw")" "$4"
+	row "$1: CPU (s)" "$pc" "$tc" "$(ratio "$pc" "$tc")" ""
+	row "$1: peak RSS (MiB)" "$((pr / 1024))" "$((tr / 1024))" "$(ratio "$pr" "$tr")" "$5"
+}
+row "measure (median of $runs, alternating)" "perf" "tinyperf" "perf/tp" "budget"
+line "report -g --no-children (unwinding)" perf-report tp-report ">= 10x" ">= 4x (1/4 RSS)"
+line "script (unwinding)" perf-script tp-script "" ""
+echo
+"$perf" script -i "$f" >"$work/p.scr" 2>/dev/null
+"$tp" script -i "$f" >"$work/t.scr" 2>/dev/null
+python3 "$src/tests/unwind/chains.py" "$work/p.scr" "$work/t.scr" 99 || true
+echo "budget: chains equal on >= 99 % of samples"
