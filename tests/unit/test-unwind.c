@@ -2,9 +2,15 @@
  * byte by byte for x86_64, ARM (Thumb) and big-endian MIPS (the target libdw 0.188 has no ABI
  * rules for), against stacks built to match; and what hostile input must not do — corrupt
  * registers, truncated stacks, a return address that loops, a CFA that does not grow, a DWARF
- * expression that jumps to itself or overflows its stack. Runs under ASan/UBSan. */
+ * expression that jumps to itself or overflows its stack. Then real stacks: uw-cross.c built
+ * for each target (unwind-fixtures.sh) and run under qemu-user writes its registers and stack
+ * from a leaf three calls below main; unwound through the binary's own tables, the chain must
+ * be leaf, mid, top, main. Runs under ASan/UBSan. */
+#define _GNU_SOURCE		/* mkdtemp */
 #include <dwarf.h>
 #include <elf.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,12 +275,133 @@ static void test_files(void)
 	case_end(&c);
 }
 
+/* ---- real stacks of the six targets ---- */
+
+static int find_any(void *ctx, uint64_t pc, struct tp_uwtab **t, uint64_t *bias)
+{
+	*t = ctx;
+	*bias = 0;		/* static, not PIE: run where linked */
+	return pc ? 0 : -1;
+}
+
+/* perf_regs indices of pc, sp, ra, fp for each target (ra -1: on the stack, x86) */
+static const struct {
+	const char *arch;
+	int pc, sp, ra, fp;
+} cross_regs[] = {
+	{ "x86_64", 8, 7, -1, 6 }, { "i386", 8, 7, -1, 6 }, { "arm", 15, 13, 14, 7 },
+	{ "aarch64", 32, 31, 30, 29 }, { "mipsel", 0, 29, 31, 30 }, { "mips", 0, 29, 31, 30 },
+};
+
+static void test_cross_arch(const char *fx, const char *arch, int k)
+{
+	static const char *const want[4] = { "leaf", "mid", "top", "main" };
+	char path[PATH_MAX + 32], name[16], what[64], title[64];
+	uint64_t start[4] = { 0 }, len[4] = { 0 }, v[4] = { 0 }, regs[4];
+	uint8_t raw[32];
+	uint8_t stack[1024];
+	struct tp_uwframe f[16];
+	struct tp_uwtab *t = NULL;
+	struct tcase c;
+	unsigned long long a, l;
+	uint32_t n, nr = 0;
+	uint64_t mask = 0;
+	int idx[4] = { cross_regs[k].pc, cross_regs[k].sp, cross_regs[k].ra, cross_regs[k].fp };
+	FILE *fp;
+
+	snprintf(title, sizeof(title), "%s: a real stack unwound to main", arch);
+	c = case_begin(title);
+	snprintf(path, sizeof(path), "%s/%s.syms", fx, arch);
+	fp = fopen(path, "r");
+	while (fp && fscanf(fp, "%15s %llx %llx", name, &a, &l) == 3)
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(name, want[i])) {
+				start[i] = a;
+				len[i] = l;
+			}
+	if (fp)
+		fclose(fp);
+	snprintf(path, sizeof(path), "%s/%s.stack", fx, arch);
+	fp = fopen(path, "rb");
+	if (!EXPECT_TRUE(&c, "the stack file", fp && fread(name, 1, 4, fp) == 4 &&
+			 !memcmp(name, "TPUW", 4) && fread(raw, sizeof(raw), 1, fp) == 1 &&
+			 fread(stack, 1, sizeof(stack), fp) == sizeof(stack)))
+		goto out;
+	for (int i = 0; i < 32; i++)
+		v[i / 8] |= (uint64_t)raw[i] << (8 * (i % 8));
+	snprintf(path, sizeof(path), "%s/%s", fx, arch);
+	if (!EXPECT(&c, "tp_uwtab__open", 0, tp_uwtab__open(&t, path, NULL)))
+		goto out;
+	/* the values in the order of their perf_regs bits */
+	for (int b = 0; b < 64; b++)
+		for (int i = 0; i < 4; i++)
+			if (idx[i] == b) {
+				mask |= 1ull << b;
+				regs[nr++] = v[i];
+			}
+	{
+		struct tp_uwinput in = {
+			.arch = tp_uwtab__arch(t), .reg_mask = mask, .regs = regs, .nr_regs = nr,
+			.stack = stack, .stack_size = sizeof(stack),
+		};
+
+		n = tp_unwind(&in, find_any, t, f, 16);
+	}
+	EXPECT_TRUE(&c, "at least 4 frames", n >= 4);
+	for (uint32_t i = 0; i < 4 && i < n; i++) {
+		snprintf(what, sizeof(what), "frame %u in %s", i, want[i]);
+		EXPECT_TRUE(&c, what, f[i].pc >= start[i] && f[i].pc < start[i] + len[i]);
+	}
+out:
+	if (fp)
+		fclose(fp);
+	tp_uwtab__delete(t);
+	case_end(&c);
+}
+
+static void test_cross(void)
+{
+	char fx[] = "/tmp/tp-unwindtest.XXXXXX", src[PATH_MAX], cmd[2 * PATH_MAX + 64], arch[32];
+	int built = 0;
+	FILE *f;
+
+	snprintf(src, sizeof(src), "%s", __FILE__);
+	if (!mkdtemp(fx)) {
+		printf("[FAIL] fixtures: mkdtemp: expected a directory, got none\n");
+		check_failed++;
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "sh %s/unwind-fixtures.sh %s", dirname(src), fx);
+	if (system(cmd) != 0)
+		printf("note: '%s' failed\n", cmd);
+	snprintf(cmd, sizeof(cmd), "%s/arches", fx);
+	f = fopen(cmd, "r");
+	while (f && fscanf(f, "%31s", arch) == 1)
+		for (size_t k = 0; k < ARRAY_SIZE(cross_regs); k++)
+			if (!strcmp(arch, cross_regs[k].arch)) {
+				test_cross_arch(fx, arch, (int)k);
+				built++;
+			}
+	if (f)
+		fclose(f);
+	{
+		struct tcase c = case_begin("real stacks: the six targets were built and run");
+
+		EXPECT(&c, "targets", ARRAY_SIZE(cross_regs), built);
+		case_end(&c);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx);
+	if (system(cmd))
+		printf("note: could not remove %s\n", fx);
+}
+
 int main(void)
 {
 	test_x86_64();
 	test_mips_be();
 	test_arm_thumb();
 	test_files();
+	test_cross();
 	tp_uwtab__delete(tab);
 	free(img);
 	return check_summary("unwind");
