@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Compares the call chains of two `perf script`-layout outputs sample by sample (tests/unwind):
-each sample's header line and its frames, a frame being (address, DSO basename); consecutive
-frames at the same address are one (perf adds a frame per inlined function of an unwound
-address). A chain that perf continues past ours with [unknown] frames only (values it could
-not read) is counted as explained. Prints the share of equal chains, the differences by kind,
-a few examples, and exits 1 when fewer than MIN_PCT percent (argv[3], default 99) are equal
-or explained.
+each sample's header line and its frames, a frame being (address, DSO basename); a frame of
+perf's "(inlined)" at the address of the frame before or after it is one with it (perf adds a
+frame per inlined function of an unwound address). A chain that perf continues past ours with
+[unknown] frames only (values it could not read) is counted as explained. Prints the share of
+equal chains, the differences by kind, a few examples, and exits 1 when fewer than MIN_PCT
+percent (argv[3], default 99) are equal or explained.
 Usage: chains.py PEER.txt OURS.txt [MIN_PCT]"""
 import collections
 import os
@@ -28,7 +28,9 @@ def parse(path):
             if m and cur is not None:
                 addr, name, dso = m.groups()
                 key = (int(addr, 16), os.path.basename(dso) if dso != 'inlined' else None)
-                if cur[1] and cur[1][-1][0][0] == key[0]:
+                # perf's frames of the functions inlined at an address, and the frame of
+                # the address itself, are one frame (a recursion's are not)
+                if cur[1] and cur[1][-1][0][0] == key[0] and None in (cur[1][-1][0][1], key[1]):
                     continue
                 cur[1].append((key, name))
             elif not line.startswith((' ', '\t')):
