@@ -404,5 +404,5 @@ int main(void)
 	test_cross();
 	tp_uwtab__delete(tab);
 	free(img);
-	return check_summary("unwind");
+	return check_summary("test-unwind");
 }

@@ -9,6 +9,8 @@
 #     (graphs.py; perf's alias names and unresolved-address format counted apart);
 #   - each of the workload's cases is in the chains: the recursion to main, the thread to
 #     its start, the handler through the signal frame to main, the library to its caller;
+#   - the same workload as a static i386 program, which Debian's perf cannot unwind at all:
+#     at least 95 % of its samples unwound to _start or the thread's clone;
 #   - a rebuilt copy of the library in a sysroot is refused for unwinding with one header
 #     line naming it, and no chain goes through it;
 #   - buildid-list -H and archive count the DSOs only unwound frames reach.
@@ -86,6 +88,29 @@ lib=$(grep -c 'uw_lib_work main_loop main ' "$tmp/t.names")
 check "shared library: $lib samples unwound from libuwlib.so to main" [ "$lib" -gt 0 ]
 sig=$(grep -c '^ spin on_alarm .* main_loop main ' "$tmp/t.names")
 check "signal handler: $sig samples unwound through the signal frame to main" [ "$sig" -gt 0 ]
+
+# ---- a 32-bit process: Debian's perf cannot unwind it ("unwind: target platform=x86 is not
+# supported", its libunwind has no i386 remote unwinder); tinyperf must, to main ----
+if i686-linux-gnu-gcc $cflags -static -I"$here" -o "$tmp/w32" "$here/uw-work.c" "$here/uw-lib.c" \
+	-lpthread 2>"$tmp/w32.err" &&
+   "$PERF" record -q -N -e cpu-clock -F 999 --call-graph dwarf -o "$tmp/w32.data" \
+	-- "$tmp/w32" 0.4 >/dev/null 2>"$tmp/rec.err"; then
+	"$tp" script -i "$tmp/w32.data" >"$tmp/t32.scr" 2>/dev/null
+	awk '/^[^ \t]/ { if (s != "") print s; s = ""; next }
+	     /^[ \t]/ { s = s " " $2 } END { if (s != "") print s }' "$tmp/t32.scr" |
+		sed 's/+0x[0-9a-f]*//g' >"$tmp/t32.names"
+	n=$(wc -l <"$tmp/t32.names")
+	# the workload's own threads: main's (to _start) and the second one (to its clone)
+	good=$(grep -c -E ' main __libc_start_call_main __libc_start_main[^ ]* _start$| thread_main start_thread __?clone3?$' \
+		"$tmp/t32.names")
+	# a SIGALRM sample ends in the 32-bit vdso's sigreturn: this host has no copy of it
+	vdso=$(awk '/^[^ \t]/ { if (l ~ /\(\[vdso32\]\)$/) c++; l = ""; next }
+		/^[ \t]/ { l = $0 } END { if (l ~ /\(\[vdso32\]\)$/) c++; print c + 0 }' "$tmp/t32.scr")
+	check "i386 process (static, 32-bit): $good of $n samples unwound to _start or the clone, $vdso more to the [vdso32] of a signal" \
+		[ "$n" -gt 0 -a $(((good + vdso) * 100)) -ge $((n * 95)) -a "$good" -gt 0 ]
+else
+	fail "i386 process: building or recording: $(tail -n 1 "$tmp/w32.err" "$tmp/rec.err" | tr '\n' ' ')"
+fi
 
 # ---- the identity rule: a rebuilt library in a sysroot is not unwound through ----
 mkdir -p "$tmp/root$tmp"
