@@ -258,6 +258,16 @@ int tp_uwtab__open(struct tp_uwtab **out, const char *elf_path, const char *debu
 	err = setup(t);
 	if (err)
 		goto fail;
+	/* the files are mapped whole: no descriptor stays open per binary (a system-wide
+	 * recording reaches hundreds) */
+	if (t->dbg_elf && !elf_cntl(t->dbg_elf, ELF_C_FDDONE)) {
+		close(t->dbg_fd);
+		t->dbg_fd = -1;
+	}
+	if (!elf_cntl(t->elf, ELF_C_FDDONE)) {
+		close(t->fd);
+		t->fd = -1;
+	}
 	*out = t;
 	return 0;
 fail:
