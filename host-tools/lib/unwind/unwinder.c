@@ -18,6 +18,7 @@ struct tp_unwinder {
 	const char *uname;		/* the recording's HEADER_ARCH */
 	struct ent *ents;
 	size_t n_ents, cap_ents;
+	struct tp_htab idx;		/* by DSO: hundreds in a system-wide recording */
 	size_t last;			/* ents index of the last lookup + 1 */
 	const struct tp_thread *t;	/* of the sample being unwound */
 };
@@ -45,6 +46,7 @@ void tp_unwinder__delete(struct tp_unwinder *u)
 	for (size_t i = 0; i < u->n_ents; i++)
 		tp_uwtab__delete(u->ents[i].tab);
 	free(u->ents);
+	tp_htab__free(&u->idx);
 	free(u);
 }
 
@@ -97,23 +99,41 @@ static struct tp_uwtab *open_tab(struct tp_unwinder *u, const struct tp_dso *d)
 	return t;
 }
 
+struct ent_key {
+	const struct tp_unwinder *u;
+	const struct tp_dso *d;
+};
+
+static bool ent_eq(const void *p, uint32_t i)
+{
+	const struct ent_key *k = p;
+
+	return k->u->ents[i].dso == k->d;
+}
+
 /* the tables of a DSO, opened on first need: NULL when it has none usable */
 static struct tp_uwtab *tab_of(struct tp_unwinder *u, const struct tp_dso *d)
 {
+	struct ent_key k = { u, d };
+	uint32_t hv = tp_hash64((uintptr_t)d);
+	struct tp_hslot *slot;
 	struct ent *e;
 
 	if (u->last && u->ents[u->last - 1].dso == d)
 		return u->ents[u->last - 1].tab;
-	for (size_t i = 0; i < u->n_ents; i++)
-		if (u->ents[i].dso == d) {
-			u->last = i + 1;
-			return u->ents[i].tab;
-		}
+	if (tp_htab__reserve(&u->idx))
+		return NULL;
+	slot = tp_htab__probe(&u->idx, hv, ent_eq, &k);
+	if (slot->idx) {
+		u->last = slot->idx;
+		return u->ents[slot->idx - 1].tab;
+	}
 	if (TP_GROW(u->ents, u->cap_ents, u->n_ents + 1, 16))
 		return NULL;
-	e = &u->ents[u->n_ents++];
+	e = &u->ents[u->n_ents];
 	e->dso = d;
 	e->tab = open_tab(u, d);
+	tp_htab__fill(&u->idx, slot, hv, (uint32_t)u->n_ents++);
 	u->last = u->n_ents;
 	return e->tab;
 }
