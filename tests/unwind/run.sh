@@ -100,9 +100,8 @@ if i686-linux-gnu-gcc $cflags -static -I"$here" -o "$tmp/w32" "$here/uw-work.c" 
 	     /^[ \t]/ { s = s " " $2 } END { if (s != "") print s }' "$tmp/t32.scr" |
 		sed 's/+0x[0-9a-f]*//g' >"$tmp/t32.names"
 	n=$(wc -l <"$tmp/t32.names")
-	# the workload's own threads: main's (to _start) and the second one (to its clone)
-	good=$(grep -c -E ' main __libc_start_call_main __libc_start_main[^ ]* _start$| thread_main start_thread __?clone3?$' \
-		"$tmp/t32.names")
+	# unwound to the outermost frame of the thread: _start, or the clone of the second
+	good=$(grep -c -E ' _start$| start_thread __?clone3?$' "$tmp/t32.names")
 	# a SIGALRM sample ends in the 32-bit vdso's sigreturn: this host has no copy of it
 	vdso=$(awk '/^[^ \t]/ { if (l ~ /\(\[vdso32\]\)$/) c++; l = ""; next }
 		/^[ \t]/ { l = $0 } END { if (l ~ /\(\[vdso32\]\)$/) c++; print c + 0 }' "$tmp/t32.scr")

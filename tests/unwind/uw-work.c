@@ -31,7 +31,7 @@ __attribute__((noinline)) static unsigned long recurse(int depth, unsigned long 
 
 __attribute__((noinline)) static void on_alarm(int sig)
 {
-	sink += spin((unsigned long)sig, 200000);
+	sink += spin((unsigned long)sig, 500000);
 }
 
 __attribute__((noinline)) static void *thread_main(void *arg)
