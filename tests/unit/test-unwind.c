@@ -4,8 +4,8 @@
  * registers, truncated stacks, a return address that loops, a CFA that does not grow, a DWARF
  * expression that jumps to itself or overflows its stack. Then real stacks: uw-cross.c built
  * for each target (unwind-fixtures.sh) and run under qemu-user writes its registers and stack
- * from a leaf three calls below main; unwound through the binary's own tables, the chain must
- * be leaf, mid, top, main. Runs under ASan/UBSan. */
+ * from a leaf three calls below main; unwound through the binary's own tables (for ARM also
+ * with .ARM.exidx alone), the chain must be leaf, mid, top, main. Runs under ASan/UBSan. */
 #define _GNU_SOURCE		/* mkdtemp */
 #include <dwarf.h>
 #include <elf.h>
@@ -291,6 +291,7 @@ static const struct {
 } cross_regs[] = {
 	{ "x86_64", 8, 7, -1, 6 }, { "i386", 8, 7, -1, 6 }, { "arm", 15, 13, 14, 7 },
 	{ "aarch64", 32, 31, 30, 29 }, { "mipsel", 0, 29, 31, 30 }, { "mips", 0, 29, 31, 30 },
+	{ "arm-exidx", 15, 13, 14, 7 },	/* through tp_ehabi_step() */
 };
 
 static void test_cross_arch(const char *fx, const char *arch, int k)
@@ -385,7 +386,7 @@ static void test_cross(void)
 	if (f)
 		fclose(f);
 	{
-		struct tcase c = case_begin("real stacks: the six targets were built and run");
+		struct tcase c = case_begin("real stacks: the six targets (and ARM EHABI) were built and run");
 
 		EXPECT(&c, "targets", ARRAY_SIZE(cross_regs), built);
 		case_end(&c);

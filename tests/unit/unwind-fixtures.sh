@@ -3,7 +3,8 @@
 # test-unwind): OUTDIR/ARCH (the static binary, -O2 without frame pointers, with .eh_frame and
 # with -g's .debug_frame; big-endian MIPS with .debug_frame only, as GCC builds MIPS C),
 # OUTDIR/ARCH.stack (what it wrote), OUTDIR/ARCH.syms ("name start size", in hex, of leaf,
-# mid, top, main). Prints the arches built in OUTDIR/arches.
+# mid, top, main); and OUTDIR/arm-exidx, the ARM binary without .debug_frame and .eh_frame
+# (only .ARM.exidx). Prints the arches built in OUTDIR/arches.
 #   unwind-fixtures.sh OUTDIR
 set -u
 out=$1
@@ -25,6 +26,14 @@ while read -r arch cc flags qemu; do
 	nm -S "$out/$arch" | awk '$4 ~ /^(leaf|mid|top|main)(\.|$)/ {
 		sub(/\..*/, "", $4); print $4, $1, $2 }' >"$out/$arch.syms"
 	echo "$arch" >>"$out/arches"
+	# ARM with only its EHABI tables, as a binary without -g has them
+	if [ "$arch" = arm ] && objcopy -R .debug_frame -R .eh_frame "$out/arm" "$out/arm-exidx" &&
+	   ! readelf -S "$out/arm-exidx" | grep -q -e '\.debug_frame' -e '\.eh_frame' &&
+	   readelf -S "$out/arm-exidx" | grep -q '\.ARM\.exidx'; then
+		cp "$out/arm.stack" "$out/arm-exidx.stack"
+		cp "$out/arm.syms" "$out/arm-exidx.syms"
+		echo arm-exidx >>"$out/arches"
+	fi
 done <<LIST
 x86_64 cc - -
 i386 i686-linux-gnu-gcc - qemu-i386-static

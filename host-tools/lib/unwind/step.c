@@ -10,10 +10,6 @@
 
 #include "host-tools/lib/unwind/internal.h"
 
-/* unwind/ehabi.c is a separate piece: until it is linked in, an ARM binary with only
- * .ARM.exidx unwinds to its leaf (the weak reference is then NULL) */
-#pragma weak tp_ehabi_step
-
 #define EXPR_STACK	64
 #define EXPR_STEPS	256
 
@@ -323,8 +319,6 @@ static int step_ehabi(struct ctx *c, const struct tp_uwtab *t, uint64_t lpc,
 {
 	struct tp_arm_regs r = { { 0 }, 0 };
 
-	if (!tp_ehabi_step)
-		return -1;
 	for (int i = 0; i < 16; i++)
 		if (c->st->valid & (1ull << i)) {
 			r.r[i] = (uint32_t)c->st->r[i];
