@@ -16,12 +16,15 @@ T_NAME=fuzz-reader
 mkdir -p "$out/corpus" || exit 1
 # the libraries the host tool links (host-tools/host.mk's TP_HOST_LIBS), read from there so
 # that a library a new layer brings in is linked here too
-libs=$(sed -n 's/^TP_HOST_LIBS := //p' "$src/host-tools/host.mk")
+# (evaluated by make: the line has make functions, e.g. HOST_CAPSTONE's $(if ...))
+libs=$(printf 'include %s\nprint-libs:\n\t@echo $(TP_HOST_LIBS)\n' "$src/host-tools/host.mk" |
+	${MAKE:-make} -s --no-print-directory -f - print-libs)
 # the same sources as the host library build (host-tools/host.mk), without main and commands
 # (and without the shim's tp_strerror: the host library has its own)
 srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perfdata/*.c \
 	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null |
-	grep -v '/libc-shim/common/strerror\.c$')"
+	grep -v -e '/libc-shim/common/strerror\.c$' -e '/annotate/disasm-none\.c$')"
+# (disasm-none.c is the HOST_CAPSTONE=n stand-in for disasm.c: one of the two is linked)
 # shellcheck disable=SC2086
 if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
