@@ -49,7 +49,7 @@ autoheader := $(objtree)/include/generated/autoconf.h
 
 # Goals that need no .config.
 no-config-goals := %config help clean distclean mrproper host host-install host-tests check demo sizes \
-		   deps check-% matrix dist dist-hashes
+		   deps check-% matrix dist dist-hashes fuzz fuzz-build
 build-goals := $(filter-out $(no-config-goals),$(if $(MAKECMDGOALS),$(MAKECMDGOALS),all))
 
 ifneq ($(build-goals),)
@@ -209,12 +209,14 @@ shim-src := $(wildcard $(srctree)/libc-shim/common/*.c) \
 # The recorder: each folder's Kbuild lists its files, rec-y for every build, rec-$(CONFIG_X)
 # for a feature's (its call sites test IS_ENABLED(CONFIG_X)); a new file is linked once a
 # Kbuild names it. The same fragments say which files stay MIPS32 (mips16-off-y) and which the
-# host unit tests compile (host-test-y, host-tools/host.mk). Paths are relative to recorder/;
+# host unit tests compile (host-test-y, host-tools/host.mk), and the fuzz targets beyond
+# those (host-fuzz-y, tests/fuzz/fuzz.mk). Paths are relative to recorder/;
 # rec-dirs lists the folders bottom first. perfdata/Kbuild: what the recorder links of it.
 rec-dirs := base events track embed out record stat pack
 rec-y :=
 mips16-off-y :=
 host-test-y :=
+host-fuzz-y :=
 pack-y :=
 perfdata-y :=
 $(foreach d,$(rec-dirs),$(eval include $(srctree)/recorder/$(d)/Kbuild))
@@ -340,6 +342,8 @@ uninstall:
 # Host toolchain: built for the build machine with HOSTCC, never from .config's arch.
 
 include $(srctree)/host-tools/host.mk
+# The libFuzzer targets (clang): make fuzz-build, make fuzz FUZZ_SECONDS=N.
+include $(srctree)/tests/fuzz/fuzz.mk
 
 # ---------------------------------------------------------------------------------------
 # The two README commands, and the matrix of targets they build.
@@ -437,6 +441,9 @@ help:
 	@echo '  check-qemu         - only the full-system tests (6 guests, BOARDS="qemu-armv7 ..." to pick)'
 	@echo '  check-qemu-all     - the same with the big-endian MIPS guest (kernel built once, ~4 min)'
 	@echo '  check-full         - make check with the big-endian MIPS guest'
+	@echo '  fuzz               - every libFuzzer target (tests/fuzz/fuzz-*.c) FUZZ_SECONDS=N each'
+	@echo '                       (default 600), FUZZ_TARGETS="reader trace" to pick; crashes in'
+	@echo '                       $$O/fuzz/<target>/; fuzz-build only builds them ($$O/fuzz/bin)'
 	@echo '  deps               - install the Debian packages the above need (root)'
 	@echo '  dist               - tinyperf-$(VERSION).tar.gz of the committed tree (DIST_REF=HEAD), its sha256'
 	@echo '  dist-hashes        - make dist, then write its sha256 into the Buildroot and Yocto hash files'

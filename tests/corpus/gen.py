@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate the broken-file corpus tests/corpus/bad/*.data and their *.expect from the valid
-seed recordings in tests/fuzz/corpus/ (written by `test-reader --emit-seeds`).
+seed recordings in tests/fuzz/corpus/reader/ (written by `test-reader --emit-seeds`).
 
 Each .expect holds the exit status `tinyperf dump` must return and, one per line, words its
 error or warning output (stderr) must contain:
@@ -13,7 +13,7 @@ import struct
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-seeds = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, '..', 'fuzz', 'corpus')
+seeds = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, '..', 'fuzz', 'corpus', 'reader')
 out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, 'bad')
 
 HOSTNAME, CMDLINE, EVENT_DESC = 3, 11, 12

@@ -1,66 +1,108 @@
 #!/bin/sh
-# Build the reader's libFuzzer target with clang (ASan + UBSan) and run it for a bounded
-# time from the seed corpus, then the EHABI unwinder's for a third of that (at least 20 s). New inputs go to a scratch corpus, never into the tree; a crash
-# leaves crash-* / leak-* / timeout-* files in the output directory and fails the run.
-# The seeds in tests/fuzz/corpus/ are tiny valid recordings, both byte orders, file and
-# pipe, written by `test-reader --emit-seeds tests/fuzz/corpus` (tests/unit/reader/tools.c).
-#   usage: tests/fuzz/run.sh [SECONDS]     (env: FUZZ_OUT, default out/fuzz; CLANG)
+# Run every libFuzzer target (tests/fuzz/fuzz-<target>.c, built by tests/fuzz/fuzz.mk with
+# ASan + UBSan) for SECONDS each, FUZZ_JOBS (default: the CPU count) at a time. Per target:
+# first the regression inputs (tests/fuzz/regress/<target>/) and the seeds
+# (tests/fuzz/corpus/<target>/) are replayed one by one, then it fuzzes from them into a
+# scratch corpus out of the tree ($O/fuzz/<target>/corpus, kept between runs). A crash, leak,
+# timeout or out-of-memory leaves $O/fuzz/<target>/crash-* (leak-*, timeout-*, oom-*) and fails
+# the target. Prints libFuzzer's final figures per target and a table (executions, exec/s,
+# coverage cov = edges, ft = features, corpus units, peak RSS), exits nonzero on any finding.
+# A target's libFuzzer options beyond the common ones: a line " * fuzz-options: -max_len=N"
+# in its source.
+#   usage: tests/fuzz/run.sh [--no-build] SECONDS [TARGET...]   (default: all of them)
+#   env: FUZZ_O: the output tree (default out/: binaries in out/fuzz/bin); FUZZ_JOBS; MAKE
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-secs=${1:-60}
-out=${FUZZ_OUT:-$src/out/fuzz}
-clang=${CLANG:-clang}
-T_NAME=fuzz-reader
-. "$src/tests/lib.sh"
+O=${FUZZ_O:-$src/out}
+bin=$O/fuzz/bin
 
-mkdir -p "$out/corpus" || exit 1
-# the libraries the host tool links (host-tools/host.mk's TP_HOST_LIBS), read from there so
-# that a library a new layer brings in is linked here too
-# (evaluated by make: the line has make functions, e.g. HOST_CAPSTONE's $(if ...))
-libs=$(printf 'include %s\nprint-libs:\n\t@echo $(TP_HOST_LIBS)\n' "$src/host-tools/host.mk" |
-	${MAKE:-make} -s --no-print-directory -f - print-libs)
-# the same sources as the host library build (host-tools/host.mk), without main and commands
-# (and without the shim's tp_strerror: the host library has its own)
-srcs="$src/tests/fuzz/fuzz-reader.c $(ls "$src"/host-tools/lib/*/*.c "$src"/perfdata/*.c \
-	"$src"/libc-shim/common/*.c "$src"/libc-shim/hosted/*.c 2>/dev/null |
-	grep -v -e '/libc-shim/common/strerror\.c$' -e '/annotate/disasm-none\.c$')"
-# (disasm-none.c is the HOST_CAPSTONE=n stand-in for disasm.c: one of the two is linked)
-# shellcheck disable=SC2086
-if ! "$clang" -std=c11 -g -O1 -I"$src" -DCONFIG_SHIM_HOSTED=1 -DTP_VERSION='"fuzz"' \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-o "$out/fuzz-reader" $srcs $libs 2>"$out/build.log"; then
-	fail "build with $clang -fsanitize=fuzzer: $(grep -m1 -i error "$out/build.log")"
-	done_tests
-	exit 1
-fi
-ok "build $out/fuzz-reader"
-cd "$out" || exit 1
-rm -f crash-* leak-* timeout-* oom-*
-if ./fuzz-reader -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-	-print_final_stats=1 corpus "$src/tests/fuzz/corpus" >fuzz.log 2>&1; then
-	ok "fuzz for ${secs}s: $(grep -m1 'stat::number_of_executed_units' fuzz.log | awk '{print $2}') runs, no crash"
-else
-	fail "fuzz found a problem: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ') (see $out/fuzz.log)"
-	grep -m5 -E 'ERROR|SUMMARY|runtime error' fuzz.log
-fi
-
-# the ARM EHABI unwinder (tests/fuzz/fuzz-ehabi.c): its own sources only, a third of the time
-# (at least 20 s); seeds from `test-ehabi --emit-seeds tests/fuzz/corpus/ehabi`
-esecs=$((secs / 3 > 20 ? secs / 3 : 20))
-mkdir -p "$out/ehabi/corpus" || exit 1
-if "$clang" -std=c11 -g -O1 -I"$src" -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -o "$out/fuzz-ehabi" "$src/tests/fuzz/fuzz-ehabi.c" \
-	"$src"/host-tools/lib/unwind/ehabi*.c 2>"$out/ehabi/build.log"; then
-	ok "build $out/fuzz-ehabi"
-	cd "$out/ehabi" && rm -f crash-* leak-* timeout-* oom-*
-	if ../fuzz-ehabi -max_total_time="$esecs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-print_final_stats=1 corpus "$src/tests/fuzz/corpus/ehabi" >fuzz.log 2>&1; then
-		ok "fuzz-ehabi for ${esecs}s: $(grep -m1 'stat::number_of_executed_units' fuzz.log | awk '{print $2}') runs, no crash"
+# ---- one target (run by xargs below): TARGET SECONDS -> $O/fuzz/TARGET/{replay,fuzz}.log, result
+if [ "${1:-}" = --one ]; then
+	t=$2 secs=$3
+	d=$O/fuzz/$t
+	seeds=$src/tests/fuzz/corpus/$t
+	regress=$src/tests/fuzz/regress/$t
+	mkdir -p "$d/corpus" "$d/tmp" || exit 1
+	rm -f "$d"/crash-* "$d"/leak-* "$d"/timeout-* "$d"/oom-* "$d/result"
+	opts=$(sed -n 's/^ \* fuzz-options: \([^*]*\).*/\1/p' "$src/tests/fuzz/fuzz-$t.c")
+	export TMPDIR="$d/tmp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	# shellcheck disable=SC2086
+	# one input over 25 s is a hang (none takes a second under ASan; a loaded machine must not
+	# make one look hung)
+	set -- -timeout=25 -rss_limit_mb=2048 -artifact_prefix="$d/" $opts
+	inputs=$(find "$regress" "$seeds" -type f 2>/dev/null | sort)
+	nr=$(echo "$inputs" | grep -c .)
+	why=""
+	# shellcheck disable=SC2086
+	if [ "$nr" -gt 0 ] && ! timeout 600 "$bin/fuzz-$t" "$@" $inputs >"$d/replay.log" 2>&1; then
+		why="replaying the corpus"
 	else
-		fail "fuzz-ehabi found a problem: $(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ') (see $out/ehabi/fuzz.log)"
-		grep -m5 -E 'ERROR|SUMMARY|runtime error' fuzz.log
+		dirs=$d/corpus
+		[ -d "$seeds" ] && dirs="$dirs $seeds"
+		[ -d "$regress" ] && dirs="$dirs $regress"
+		# shellcheck disable=SC2086
+		timeout $((secs + 300)) "$bin/fuzz-$t" "$@" -max_total_time="$secs" \
+			-print_final_stats=1 $dirs >"$d/fuzz.log" 2>&1 || why="fuzzing"
 	fi
-else
-	fail "build fuzz-ehabi with $clang: $(grep -m1 -i error "$out/ehabi/build.log")"
+	stat() { sed -n "s/^stat::$1: *//p" "$d/fuzz.log" 2>/dev/null | tail -n 1; }
+	cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$d/fuzz.log" 2>/dev/null | tail -n 1 |
+	      awk '{ print $2, $4, $6 }')
+	found=$(cd "$d" && ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ',' | sed 's/,$//')
+	# target replayed execs exec/s cov ft corpus rss result
+	printf '%s %s %s %s %s %s %s\n' "$t" "$nr" "$(stat number_of_executed_units)" \
+		"$(stat average_exec_per_sec)" "${cov:-- - -}" "$(stat peak_rss_mb)" \
+		"${why:+FAILED($why)${found:+:$found}}" >"$d/result"
+	rm -rf "$d/tmp"
+	exit 0
 fi
+
+T_NAME=fuzz
+. "$src/tests/lib.sh"
+build=1
+[ "${1:-}" = --no-build ] && { build=0; shift; }
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+targets=$*
+[ -n "$targets" ] || targets=$(cd "$src/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+mkdir -p "$O" || exit 1
+if [ $build = 1 ]; then
+	if ${MAKE:-make} -C "$src" -j"$jobs" O="$O" fuzz-build >"$O/fuzz-build.log" 2>&1; then
+		ok "build the fuzz targets ($(echo $targets | wc -w) in $bin)"
+	else
+		fail "build: $(grep -m1 -iE 'error|not found' "$O/fuzz-build.log")"
+		done_tests
+		exit 1
+	fi
+fi
+echo "fuzzing $(echo $targets | wc -w) targets ${secs}s each, $jobs at a time"
+# shellcheck disable=SC2086
+printf '%s\n' $targets | xargs -P "$jobs" -I{} env FUZZ_O="$O" sh "$0" --one {} "$secs"
+
+table=""
+for t in $targets; do
+	d=$O/fuzz/$t
+	if [ ! -s "$d/result" ]; then
+		fail "$t: no result (see $d)"
+		continue
+	fi
+	# shellcheck disable=SC2046
+	set -- $(cat "$d/result")
+	echo "---- $t: replayed $2 inputs; final stats:"
+	grep -E '^stat::|DONE' "$d/fuzz.log" 2>/dev/null | sed 's/^/    /'
+	table="$table$(printf '%-12s %8s %12s %8s %6s %7s %6s %6s  %s' "$1" "$2" "$3" "$4" "$5" \
+		"$6" "$7" "$8" "${9:-}")
+"
+	if [ -z "${9:-}" ]; then
+		ok "$t: ${secs}s, $3 runs, cov $5 ft $6, no crash"
+	else
+		fail "$t: $9 (logs in $d)"
+		grep -hm8 -E 'ERROR|SUMMARY|runtime error|Test unit written|escaped' \
+			"$d/replay.log" "$d/fuzz.log" 2>/dev/null | sed 's/^/    /'
+	fi
+done
+printf '%-12s %8s %12s %8s %6s %7s %6s %6s  %s\n' target replayed execs exec/s cov ft corpus \
+	rss_mb result
+printf '%s' "$table"
 done_tests
