@@ -67,6 +67,7 @@ static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsig
 {
 	GElf_Addr main_bias;
 	Elf *main_elf = dwfl_module_getelf(dso->mod, &main_bias);
+	struct tp_symstrs strs = { 0 };
 	int i, err;
 
 	for (i = 1; i < n; i++) {
@@ -82,6 +83,7 @@ static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsig
 		Elf_Scn *scn;
 		GElf_Shdr sh;
 
+		name = tp_symstr__check(&strs, elf, name);
 		if (!name || !name[0] || es.st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1)
 			continue;
 		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
@@ -204,12 +206,15 @@ int tp_symelf__open(struct tp_symbolizer *s, struct tp_symdso *dso, const char *
 bool tp_symelf__value(struct tp_symdso *dso, const char *name, uint64_t *value)
 {
 	int i, n = dso->mod ? dwfl_module_getsymtab(dso->mod) : 0;
+	struct tp_symstrs strs = { 0 };
 
 	for (i = 1; i < n; i++) {
 		GElf_Sym es;
 		GElf_Addr addr;
-		const char *sn = dwfl_module_getsym_info(dso->mod, i, &es, &addr, NULL, NULL, NULL);
+		Elf *elf = NULL;
+		const char *sn = dwfl_module_getsym_info(dso->mod, i, &es, &addr, NULL, &elf, NULL);
 
+		sn = tp_symstr__check(&strs, elf, sn);
 		if (sn && es.st_shndx != SHN_UNDEF && !strcmp(sn, name)) {
 			*value = addr - dso->bias;
 			if (dso->machine == EM_ARM || dso->machine == EM_MIPS)

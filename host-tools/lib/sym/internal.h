@@ -190,6 +190,16 @@ int tp_symelf__open(struct tp_symbolizer *s, struct tp_symdso *dso, const char *
 bool tp_symelf__value(struct tp_symdso *dso, const char *name, uint64_t *value);
 int tp_symelf__resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr,
 		       struct tp_symres *res);
+/* sym/elfstr.c: the string tables of the last ELF a symbol name came from */
+#define TP_SYMSTRS_MAX 16
+struct tp_symstrs {
+	Elf *elf;
+	unsigned nr;
+	struct { const void *p; size_t n; } t[TP_SYMSTRS_MAX];
+};
+/* name (from dwfl_module_getsym_info, of a symbol of elf) if a NUL ends it inside the string
+ * table it points into, else NULL; c starts zeroed */
+const char *tp_symstr__check(struct tp_symstrs *c, Elf *elf, const char *name);
 /* sym/plt.c: perf's "name@plt" symbols over .plt where no symbol reaches, after the table is
  * finished; 0 or -TP_ERR_NOMEM */
 int tp_symplt__add(struct tp_symdso *dso, Elf *elf);
