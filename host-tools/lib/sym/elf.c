@@ -59,8 +59,10 @@ static int load_segments(struct tp_symdso *dso, Elf *elf)
 
 static bool is_mapping_symbol(const char *name)
 {
-	/* ARM/AArch64 $a $t $d $x, optionally followed by ".suffix" */
-	return name[0] == '$' && strchr("atdx", name[1]) && (name[2] == '\0' || name[2] == '.');
+	/* ARM/AArch64 $a $t $d $x, optionally followed by ".suffix" (and not "$": strchr finds
+	 * the NUL too, and name[2] would be past the name) */
+	return name[0] == '$' && name[1] && strchr("atdx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
 }
 
 static int load_symbols(struct tp_symdso *dso, int n, unsigned *from_main, unsigned *from_other)
