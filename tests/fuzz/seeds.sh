@@ -16,7 +16,7 @@ py=$src/tests/fuzz/seeds.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-for t in recv symembed kallsyms trace tar elf rec-elf rec-xz; do
+for t in recv deframe symembed kallsyms trace tar elf rec-elf rec-xz; do
 	rm -rf "${c:?}/$t"
 	mkdir -p "$c/$t"
 done
@@ -39,6 +39,11 @@ python3 "$py" prefix 0x0d tcp.bin "$c/recv/tcp-hello-8"
 python3 "$py" prefix 0x2a line-bin.bin "$c/recv/line-binary"
 python3 "$py" prefix 0x1e line-text.bin "$c/recv/line-text-idle"
 python3 "$py" prefix 0x00 line-text.bin "$c/recv/capture-line-text"
+# deframe: the same lines; first byte: read size 1 << (b % 12), bit 7 idle between reads
+python3 "$py" prefix 0x06 line-bin.bin "$c/deframe/line-binary"
+python3 "$py" prefix 0x87 line-text.bin "$c/deframe/line-text-idle"
+python3 "$py" prefix 0x0b line-text.bin "$c/deframe/line-text"
+python3 "$py" prefix 0x05 tcp.bin "$c/deframe/tcp-hello"
 
 # trace: TRACING_DATA of a tracepoint recording, with a raw record of each event
 "$rec" record -q -o - -e sched:sched_switch,sched:sched_process_exec,syscalls:sys_enter_openat \
