@@ -3,7 +3,8 @@
  * loop over what it returns), a perf_regs mask with its values, and a stack copy; it unwinds
  * that stack through that table. Input layout (all little-endian):
  *   u8 target, u16 eh_frame size N, N bytes, u64 reg mask, u8 count K, K u64 values, stack.
- * Build and run: tests/fuzz/unwind.sh. Seeds: tests/fuzz/corpus-unwind/. */
+ * Build and run: tests/fuzz/run.sh. Seeds: tests/fuzz/corpus/unwind/.
+ * fuzz-options: -max_len=16384 */
 #include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
