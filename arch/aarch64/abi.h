@@ -9,4 +9,8 @@
 #define TP_O_DIRECT	0200000
 #define TP_O_LARGEFILE	0400000
 
+/* --call-graph dwarf: PERF_SAMPLE_REGS_USER's mask in asm/perf_regs.h's numbering: X0..X29,
+ * LR, SP, PC (0-32); not VG (46, SVE only) */
+#define TP_PERF_REGS_USER	0x1ffffffffULL
+
 #endif

@@ -61,4 +61,8 @@
 #define TP_O_DIRECT	0200000
 #define TP_O_LARGEFILE	0400000
 
+/* --call-graph dwarf: PERF_SAMPLE_REGS_USER's mask in asm/perf_regs.h's numbering: R0..R10,
+ * FP, IP, SP, LR, PC (0-15), also what an arm64 kernel gives its 32-bit tasks */
+#define TP_PERF_REGS_USER	0xffffULL
+
 #endif

@@ -56,4 +56,8 @@
 #define TP_NR_shutdown		373
 #define TP_NR_clock_gettime64	403
 
+/* --call-graph dwarf: PERF_SAMPLE_REGS_USER's mask in asm/perf_regs.h's numbering: AX..SS
+ * (0-11); not DS..GS (12-15), which a 64-bit kernel refuses for its 32-bit tasks too */
+#define TP_PERF_REGS_USER	0xfffULL
+
 #endif

@@ -168,4 +168,8 @@
 #define TP_IOC_SIZEBITS	13
 #define TP_IOC_DIRSHIFT	29
 
+/* --call-graph dwarf: PERF_SAMPLE_REGS_USER's mask in asm/perf_regs.h's numbering: PC (0)
+ * and R1..R31 (1-31); R0 is zero and has no number */
+#define TP_PERF_REGS_USER	0xffffffffULL
+
 #endif

@@ -53,4 +53,8 @@
 #define TP_NR_perf_event_open	298
 #define TP_NR_memfd_create	319
 
+/* --call-graph dwarf: PERF_SAMPLE_REGS_USER's mask in asm/perf_regs.h's numbering: AX..SS
+ * (0-11) and R8..R15 (16-23), as perf; the 64-bit kernel refuses DS, ES, FS, GS (12-15) */
+#define TP_PERF_REGS_USER	0xff0fffULL
+
 #endif

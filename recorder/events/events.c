@@ -77,7 +77,28 @@ static int modifiers(struct evsel *e, const char *m)
 	return 0;
 }
 
-/* "call-graph=no,period=1,freq=99" */
+/* a dwarf sample's stack size, 1..EVS_STACK_MAX rounded up to 8 */
+static int stack_size(const char *s, uint16_t *stack)
+{
+	uint64_t v;
+
+	if (tp_parse_u64(s, 0, &v) || v - 1 >= EVS_STACK_MAX)	/* v - 1 wraps for 0 */
+		return -TP_EINVAL;
+	*stack = (uint16_t)((v + 7) & ~7u);
+	return 0;
+}
+
+int events__call_graph(const char *s, uint16_t *stack)
+{
+	if (!strcmp(s, "fp"))
+		return EVS_CG_FP;
+	if (!IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) || strncmp(s, "dwarf", 5) ||
+	    (s[5] && (s[5] != ',' || stack_size(s + 6, stack))))
+		return -TP_EINVAL;
+	return EVS_CG_DWARF;
+}
+
+/* "call-graph=no,period=1,freq=99", "call-graph=dwarf,stack-size=4096" */
 static int terms(struct evsel *e, const char *t, size_t len)
 {
 	static char buf[96];	/* static: armv7 sets up a smaller frame, no target grows */
@@ -99,11 +120,13 @@ static int terms(struct evsel *e, const char *t, size_t len)
 			return -TP_EINVAL;
 		*eq++ = 0;
 		if (!strcmp(p, "call-graph")) {
-			if (!strcmp(eq, "no"))
-				e->callgraph = 0;
-			else if (!strcmp(eq, "fp"))
-				e->callgraph = 1;
-			else
+			int cg = strcmp(eq, "no") ? events__call_graph(eq, &e->stack_size) : EVS_CG_NO;
+
+			if (cg < 0)
+				return -TP_EINVAL;
+			e->callgraph = (int8_t)cg;
+		} else if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) && !strcmp(p, "stack-size")) {
+			if (stack_size(eq, &e->stack_size))
 				return -TP_EINVAL;
 		} else if ((!strcmp(p, "period") || (freq = !strcmp(p, "freq"))) &&
 			   !tp_parse_u64(eq, 0, &v) && v) {

@@ -31,6 +31,12 @@ void evlist__explain(const struct evsel *e, long r, int task)
 		fmt = "cannot open %s: %s%s: kernel.perf_event_paranoid is %ld; "
 		      "run as root, or 'sysctl kernel.perf_event_paranoid=%d'";
 		par = paranoid();
+	} else if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) &&
+		   (e->attr.sample_type & PERF_SAMPLE_STACK_USER) &&
+		   (r == -TP_ENOSYS || r == -TP_EOPNOTSUPP)) {
+		/* perf_copy_attr: no HAVE_PERF_REGS or HAVE_PERF_USER_STACK_DUMP */
+		fmt = "cannot open %s: %s: this kernel cannot sample user registers and stacks "
+		      "(--call-graph dwarf); use --call-graph fp";
 	} else if (r == -TP_ENOENT || r == -TP_EOPNOTSUPP || r == -TP_ENODEV) {
 		fmt = "cannot open %s: this kernel or CPU does not support it; see 'tinyperf list'";
 	} else if (r == -TP_EMFILE || r == -TP_ENFILE) {

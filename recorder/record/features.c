@@ -63,7 +63,7 @@ int rec_features__start(struct record *r)
 		add_string(HEADER_CPUDESC, fs.cpudesc);
 	if (mem_kb && !tp_feat__total_mem(&fs.fb, &f, mem_kb)) add(&f);
 	if (!tp_feat__cmdline(&fs.fb, &f, (uint32_t)r->argc, (const char *const *)r->argv)) add(&f);
-	if (!tp_feat__event_desc(&fs.fb, &f, wa, r->spec.nr, PERF_ATTR_SIZE_VER0)) add(&f);
+	if (!tp_feat__event_desc(&fs.fb, &f, wa, r->spec.nr, r->attr_size)) add(&f);
 	if (tp_fbuf__err(&fs.fb))
 		return r->write_err = tp_fbuf__err(&fs.fb);
 	err = IS_ENABLED(CONFIG_REC_TRACEPOINTS) ? tracing_data__build(&fs.td, &r->spec) : 0;

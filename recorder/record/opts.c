@@ -2,6 +2,7 @@
  * (-aF999, -F 999), long ones take "=value" or the next argument; parsing stops at "--" or at
  * the first word that is not an option (the command), as perf does. */
 #include "libc-shim/shim.h"
+#include "recorder/events/events.h"
 #include "recorder/record/opts.h"
 
 enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x[=v] */ };
@@ -31,6 +32,7 @@ enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x
 	X(RETRY, "retry", 0, O_U64) \
 	X(COALESCE, "coalesce", 0, O_OPTVAL) \
 	X(SWITCH, "switch-output", 0, O_OPTVAL) \
+	X(CALLGRAPH, "call-graph", 0, O_STR) \
 	X(MAXFILES, "switch-max-files", 0, O_U64) \
 	X(HELP, "help", 'h', O_FLAG)
 #define FIELD(f, l, s, k) F_##f,
@@ -49,6 +51,7 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 #define OFF ((IS_ENABLED(CONFIG_REC_BUILDID_CACHE) ? 0 : 1u << F_BIDCACHE) |			\
 	     (IS_ENABLED(CONFIG_REC_STREAMS) ? 0 : 1u << F_RETRY | 1u << F_COALESCE) |		\
 	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED) |			\
+	     (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) ? 0 : 1u << F_CALLGRAPH) |			\
 	     (IS_ENABLED(CONFIG_REC_FLIGHT) ? 0 : 1u << F_OVERWRITE | 1u << F_SWITCH | 1u << F_MAXFILES))
 
 /* --help: "usage:", then the option lines: "  ", the option padded to 21 columns, its text.
@@ -59,10 +62,10 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 #define HELP_EVENT(tracepoints)									\
 	L("-e, --event EV[,EV]", "cpu-clock task-clock page-faults context-switches cycles")	\
 	L("", "instructions cache-misses branch-misses rNNNN" tracepoints)			\
-	L("", "('tinyperf list'); :u :k, /call-graph=no/ /period=N/ /freq=N/")			\
+	L("", "('tinyperf list'); :u :k, /period=N/ /freq=N/ /call-graph=no/")			\
 	L("-F, --freq HZ", "sample frequency (4000)")						\
 	L("-c, --count N", "sample every N events")						\
-	L("-g", "frame-pointer callchains")							\
+	L("-g", "frame-pointer callchains (--call-graph fp)")					\
 	L("-a, --all-cpus", "system-wide")							\
 	L("-C, --cpu LIST", "only these CPUs (0-3,6)")						\
 	L("-p, --pid PIDS", "attach to processes (a,b)")					\
@@ -96,6 +99,13 @@ void rec_opts__usage(int fd)
 		     L("    --retry N", "tcp://: N more connects, a second apart")
 		     L("    --coalesce[=MS]", "merge like samples per MS ms (1000), periods summed;")
 		     L("", "drops their time and CPU") "\0");
+	if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF))
+		help(fd,
+		     L("    --call-graph MODE  ", "fp (as -g), or dwarf[,SIZE]: the user")
+		     L("", "registers and SIZE bytes of user stack per sample")
+		     L("", "(4096, at most 65528), unwound on the host: for code")
+		     L("", "without frame pointers; per event:")
+		     L("", "/call-graph=dwarf,stack-size=SIZE/") "\0");
 	help(fd,
 	     L("-m, --mmap-pages N", "ring pages per CPU, a power of two (128)")
 	     L("    --duration SECS", "stop after SECS seconds")
@@ -142,6 +152,7 @@ static int parse_ids(const char *s, int *out, unsigned *nr)
 static int apply(struct rec_opts *o, unsigned f, const char *val)
 {
 	uint64_t v;
+	int cg;
 
 	switch (f) {
 	case F_G: case F_ALL: case F_NOINH: case F_BIDALL: case F_QUIET: case F_OVERWRITE:
@@ -178,6 +189,16 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		if (tp_parse_u64(val, 10, &v) || !v || v > 4096)
 			return -TP_EINVAL;
 		o->switch_max_files = (unsigned)v;
+		return 0;
+	case F_CALLGRAPH:
+		LEFT_OUT(F_CALLGRAPH);
+		o->stack_size = EVS_STACK_DEFAULT;	/* "dwarf" without SIZE */
+		cg = events__call_graph(val, &o->stack_size);
+		if (cg < 0)
+			return -TP_EINVAL;
+		o->callgraph = true;
+		if (cg == EVS_CG_FP)
+			o->stack_size = 0;
 		return 0;
 	case F_VERB: o->verbose++; return 0;
 	case F_RETRY:

@@ -30,6 +30,8 @@ struct rec_opts {
 	unsigned retries;       /* --retry: more connection attempts for tcp:// */
 	uint32_t coalesce_ms;   /* --coalesce flush interval, 0: off */
 	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
+	uint16_t stack_size;    /* --call-graph dwarf[,SIZE]: user stack bytes per sample;
+				 * 0: frame pointers (-g, --call-graph fp) */
 	uint64_t duration_ms;   /* --duration */
 	const char *buildid_cache; /* --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE) */
 	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/out/flight.c) */

@@ -82,7 +82,7 @@ int rec_open_output(struct record *r)
 	rec_writer_attrs(r, wa);
 	/* a pipe's attrs at 128 bytes: perf 6.1 looks for HEADER_ATTR's ids there */
 	e = tp_writer__open(&r->w, sink, r->pipe ? TP_WRITER_PIPE : TP_WRITER_FILE, false, wa,
-			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : PERF_ATTR_SIZE_VER0);
+			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : r->attr_size);
 	if (e)
 		return rec_output_failed(r, "", e);
 	/* only tinyperf recv reads these streams: send its private features too */

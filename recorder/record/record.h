@@ -39,6 +39,10 @@ struct record {
 	/* sample layout shared by every event: offsets into a SAMPLE record */
 	uint64_t sample_type;
 	unsigned off_tid, off_time;
+	uint32_t attr_size;         /* of the attrs in a file: VER3 with --call-graph dwarf (for
+				    * sample_regs_user, sample_stack_user), else VER0 */
+	bool dwarf;                /* an event samples user registers and stacks: the readable
+				    * data mappings are recorded too (the unwind tables') */
 	uint64_t samples, lost;	/* lost: LOST and LOST_SAMPLES counts summed */
 	uint64_t first_time, last_time;
 	int write_err;             /* first -errno from the sink */

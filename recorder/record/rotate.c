@@ -43,7 +43,7 @@ static int reopen(struct record *r)
 	tp_sink_fd__init(&r->sink, r->out_fd, true);
 	rec_writer_attrs(r, wa);
 	return tp_writer__open(&r->w, &r->sink.sink, TP_WRITER_FILE, false, wa, r->spec.nr,
-			       PERF_ATTR_SIZE_VER0);
+			       r->attr_size);
 }
 
 int rec_switch_output(struct record *r)

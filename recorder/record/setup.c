@@ -2,6 +2,7 @@
  * -a/-C, -p/-t), the attrs filled with one sample layout for every event, the events opened
  * and their rings mapped (record.h). */
 #include "libc-shim/shim.h"
+#include "arch/abi.h"
 #include "recorder/record/record.h"
 #include "recorder/record/sysinfo.h"
 
@@ -16,15 +17,16 @@ int rec_parse_events(struct record *r)
 }
 
 /* sample_type and flags: the same sample prefix for every event so that pid and time sit at
- * fixed offsets; IDENTIFIER when there is more than one event; side-band on the first. */
-static void fill_attrs(struct record *r)
+ * fixed offsets; IDENTIFIER when there is more than one event; side-band on the first.
+ * Returns the largest user stack a sample copies (dwarf call graphs), 0 for none. */
+static uint32_t fill_attrs(struct record *r)
 {
 	bool many = r->spec.nr > 1;
 	bool cpu = r->target == REC_SYSTEM || r->target == REC_TREE;
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
 	/* half the ring, in the 32 bits the field holds: the page size is even (a power of two) */
-	uint32_t watermark = r->o.mmap_pages * (uint32_t)(tp_page_size() / 2);
+	uint32_t watermark = r->o.mmap_pages * (uint32_t)(tp_page_size() / 2), stack = 0;
 
 	r->off_tid = 8 + (many ? 8 : 0) + 8;
 	r->off_time = r->off_tid + 8;
@@ -33,13 +35,27 @@ static void fill_attrs(struct record *r)
 		if (r->spec.ev[i].attr.type == PERF_TYPE_TRACEPOINT)
 			st |= PERF_SAMPLE_CPU;
 	r->sample_type = st;
+	r->attr_size = PERF_ATTR_SIZE_VER0;
+	r->dwarf = false;
 	for (unsigned i = 0; i < r->spec.nr; i++) {
 		struct evsel *e = &r->spec.ev[i];
 		struct perf_event_attr *a = &e->attr;
-		bool cg = e->callgraph < 0 ? r->o.callgraph : e->callgraph > 0;
+		int cg = e->callgraph >= 0 ? e->callgraph : !r->o.callgraph ? EVS_CG_NO :
+			 r->o.stack_size ? EVS_CG_DWARF : EVS_CG_FP;
 
 		a->size = PERF_ATTR_SIZE_VER0;
 		a->sample_type = st | (cg ? PERF_SAMPLE_CALLCHAIN : 0);
+		if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) && cg == EVS_CG_DWARF) {
+			/* as perf: the kernel's callchain, the user part left to the host */
+			a->size = r->attr_size = PERF_ATTR_SIZE_VER3;
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->flags |= PERF_ATTR_FLAG_EXCLUDE_CALLCHAIN_USER;
+			a->sample_regs_user = TP_PERF_REGS_USER;
+			a->sample_stack_user = e->stack_size ? e->stack_size :
+					       r->o.stack_size ? r->o.stack_size : EVS_STACK_DEFAULT;
+			stack = TP_MAX(stack, a->sample_stack_user);
+			r->dwarf = true;
+		}
 		if (a->type == PERF_TYPE_TRACEPOINT)
 			a->sample_type |= PERF_SAMPLE_RAW;
 		if (!e->has_period) {
@@ -61,6 +77,14 @@ static void fill_attrs(struct record *r)
 		else if (r->target == REC_TASKS && !r->o.nr_tids)
 			a->flags |= PERF_ATTR_FLAG_INHERIT;
 	}
+	/* as perf: the read-only mappings too, where the unwind tables (.eh_frame_hdr) of a
+	 * binary linked with separate code are; and the build-ids of every mapped binary,
+	 * the unwound frames' among them (the host verifies each binary it unwinds with) */
+	if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) && r->dwarf) {
+		r->spec.ev[0].attr.flags |= PERF_ATTR_FLAG_MMAP_DATA;
+		r->o.buildid_all = true;
+	}
+	return stack;
 }
 
 static int add_tasks_of(struct record *r, int pid)
@@ -142,10 +166,18 @@ static int choose_target(struct record *r)
 
 static int open_events(struct record *r)
 {
+	uint32_t stack;
 	int e;
 
 	for (;;) {
-		fill_attrs(r);
+		stack = fill_attrs(r);
+		/* a sample is the stack and at most ~600 bytes more: a ring that cannot hold two
+		 * would lose nearly all of them */
+		if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) &&
+		    (uint64_t)r->o.mmap_pages * tp_page_size() < 2 * (stack + 1024))
+			return rec_fail("-m %u: a ring holds less than two samples of %u stack "
+					"bytes (--call-graph dwarf): raise -m", r->o.mmap_pages,
+					(unsigned)stack);
 		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
 				 r->target == REC_TREE);
 		if ((e != -TP_EACCES && e != -TP_EPERM) || r->target != REC_TREE)

@@ -68,7 +68,7 @@ int rec_synth(struct record *r, unsigned what)
 	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
 	struct synth sc = {
 		.emit = r->fl.emit, .ctx = r, .fmt = &fmt, .scratch = scratch,
-		.scratch_size = sizeof(scratch),
+		.scratch_size = sizeof(scratch), .data = r->dwarf,
 	};
 	struct synth_kernel k;
 

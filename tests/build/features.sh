@@ -67,13 +67,15 @@ one no-streams "# CONFIG_REC_STREAMS is not set" "--coalesce"
 one no-embed "# CONFIG_REC_EMBED_SYMBOLS is not set" "--no-embed-symbols"
 one no-flight "# CONFIG_REC_FLIGHT is not set" "--overwrite"
 one no-ksyms-cache "# CONFIG_REC_KSYMS_CACHE is not set" ""
+one no-dwarf "# CONFIG_REC_CALLGRAPH_DWARF is not set" "--call-graph"
 one bare "# CONFIG_REC_TRACEPOINTS is not set
 # CONFIG_REC_LIST is not set
 # CONFIG_REC_HELP is not set
 # CONFIG_REC_STREAMS is not set
 # CONFIG_REC_EMBED_SYMBOLS is not set
 # CONFIG_REC_FLIGHT is not set
-# CONFIG_REC_STAT is not set" "--switch-output"
+# CONFIG_REC_STAT is not set
+# CONFIG_REC_CALLGRAPH_DWARF is not set" "--switch-output"
 one extras "CONFIG_REC_EMBED_MINIDEBUGINFO=y
 CONFIG_REC_BUILDID_CACHE=y
 CONFIG_REC_PACK=y" ""
