@@ -123,6 +123,8 @@ part "host unit tests (ASan/UBSan)" "$src/tests/unit/run.sh" "$out/host/host-san
 part "record: 20 SIGKILLs at random moments, what reached the disk is read" \
 	"$src/tests/record/killed.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" \
 	"$out/record-killed"
+part "record --call-graph dwarf (x86_64 musl), unwound by Linux perf; file, pipe, flight, TCP, serial" \
+	"$src/tests/record/dwarf.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/host/host-san/tinyperf" "$out/record-dwarf"
 part "report/script vs Linux perf (peer), perf's and tinyperf's files" \
 	"$src/tests/report/peer.sh" "$out/host/host-san/tests" "$out/qemu-x86_64-musl/tinyperf"
 part "annotate vs perf annotate (x86_64) and objdump (armv7 Thumb-2, aarch64, MIPS BE ...)" \

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build the test workloads (-O2 -g -fno-omit-frame-pointer, the host compiler) into DIR.
+# Build the test workloads (-O2 -g -fno-omit-frame-pointer, the host compiler; nofp without
+# frame pointers) into DIR.
 # -fno-plt: library calls through the GOT, no PLT stubs. A sample in a stub is named by
 # Linux perf after whichever of two overlapping symbols (the unsized _init stretched over
 # .plt, or the stub's "name@plt") its red-black tree meets first, which depends on the
@@ -15,4 +16,9 @@ for w in spin sysc forkexec phases naps; do
 		$cc -O2 -g -fno-omit-frame-pointer -fno-plt -pthread -Wall -Wextra -Werror -o "$out/$w" "$src/$w.c"
 	fi
 done
+# nofp: built as distributions build, without frame pointers (call stacks need
+# --call-graph dwarf and the binary's unwind tables)
+if [ ! -x "$out/nofp" ] || [ "$src/nofp.c" -nt "$out/nofp" ] || [ "$0" -nt "$out/nofp" ]; then
+	$cc -O2 -g -fomit-frame-pointer -fno-plt -Wall -Wextra -Werror -o "$out/nofp" "$src/nofp.c"
+fi
 echo "$out"
