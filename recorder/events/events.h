@@ -13,7 +13,7 @@ enum { EVS_CG_NO, EVS_CG_FP, EVS_CG_DWARF };
 /* the user stack copied per dwarf sample: the kernel takes multiples of 8 below 64 KiB;
  * the default, measured: the stacks of tests/workloads up to main on every target */
 #define EVS_STACK_MAX		65528
-#define EVS_STACK_DEFAULT	4096
+#define EVS_STACK_DEFAULT	2048
 
 struct evsel {
 	struct perf_event_attr attr;

@@ -65,7 +65,7 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 	L("", "('tinyperf list'); :u :k, /period=N/ /freq=N/ /call-graph=no/")			\
 	L("-F, --freq HZ", "sample frequency (4000)")						\
 	L("-c, --count N", "sample every N events")						\
-	L("-g", "frame-pointer callchains (--call-graph fp)")					\
+	L("-g", "frame-pointer callchains")							\
 	L("-a, --all-cpus", "system-wide")							\
 	L("-C, --cpu LIST", "only these CPUs (0-3,6)")						\
 	L("-p, --pid PIDS", "attach to processes (a,b)")					\
@@ -102,10 +102,10 @@ void rec_opts__usage(int fd)
 	if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF))
 		help(fd,
 		     L("    --call-graph MODE  ", "fp (as -g), or dwarf[,SIZE]: the user")
-		     L("", "registers and SIZE bytes of user stack per sample")
-		     L("", "(4096, at most 65528), unwound on the host: for code")
-		     L("", "without frame pointers; per event:")
-		     L("", "/call-graph=dwarf,stack-size=SIZE/") "\0");
+		     L("", "registers and SIZE bytes of user stack per sample, for")
+		     L("", "the host to unwind code without frame pointers (2048:")
+		     L("", "a 40-deep recursion to main on every target; <= 65528);")
+		     L("", "per event /call-graph=dwarf,stack-size=SIZE/") "\0");
 	help(fd,
 	     L("-m, --mmap-pages N", "ring pages per CPU, a power of two (128)")
 	     L("    --duration SECS", "stop after SECS seconds")

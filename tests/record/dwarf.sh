@@ -135,7 +135,7 @@ fi
 
 # the defaults: --call-graph dwarf without a size; the per-event terms
 record dflt -e cpu-clock -F 999 --call-graph dwarf -- "$wl/nofp" 0.2
-dflt=$("$tp" record --help | sed -n 's/^ *(\([0-9]*\), at most 65528).*/\1/p')
+dflt=$("$tp" record --help | sed -n 's/.*frame pointers (\([0-9]*\):$/\1/p')
 expect_eq "--call-graph dwarf: the default stack size of --help (${dflt:-none})" \
 	"${dflt:-none}" "$(attr dflt.data sample_stack_user)"
 record odd -e cpu-clock -F 999 --call-graph dwarf,1001 -- "$wl/nofp" 0.2
