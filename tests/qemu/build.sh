@@ -67,6 +67,19 @@ for w in spin sysc forkexec; do
 	fi
 	install_bin "$o" "/bin/$w"
 done
+# nofp: without frame pointers and without the board's frame-pointer flags (armv7: the
+# toolchain's default Thumb-2), for --call-graph dwarf: the host unwinds it from its tables.
+# --eh-frame-hdr, which GCC leaves out of -static links: Linux perf's unwinders need it
+s=$src/tests/workloads/nofp.c
+o=$dir/wl-nofp
+nf="-O2 -g -fomit-frame-pointer -static -Wl,--eh-frame-hdr"
+if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$(cat "$o.flags" 2>/dev/null)" != "$cc $nf" ]; then
+	# shellcheck disable=SC2086
+	$cc $nf -Wall -o "$o" "$s" 2>"$dir/wl-nofp.err" ||
+		{ cat "$dir/wl-nofp.err" >&2; die "workload nofp does not build with $cc"; }
+	echo "$cc $nf" >"$o.flags"
+fi
+install_bin "$o" /bin/nofp
 
 if [ ! -f "$dir/init" ] || [ "$src/tests/qemu/init.c" -nt "$dir/init" ]; then
 	$cc -O2 -static -Wall -Wextra -Werror -o "$dir/init" "$src/tests/qemu/init.c" ||

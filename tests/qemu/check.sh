@@ -239,6 +239,49 @@ check_callchain() { # NAME FILE
 	fi
 }
 
+# dwarf_unwound FILE: of the samples whose leaf is leaf, "total to-main" where to-main counts
+# those perf unwinds (--call-graph dwarf: from the registers and stack) up to main
+dwarf_unwound() {
+	rep_env perf script -i "$1" --no-inline -F ip,sym --symfs "$C_SYSROOT" --kallsyms "$C_KALLSYMS" 2>/dev/null |
+		awk 'function flush() { if (first == "leaf") { t++; if (m) c++ } first = ""; m = 0; n = 0 }
+		/^$/ { flush(); next }
+		NF >= 2 { n++; if (n == 1) first = $2; else if ($2 == "main") m = 1 }
+		END { flush(); print t + 0, c + 0 }'
+}
+
+# check_dwarf NAME FILE: a --call-graph dwarf recording of nofp (no frame pointers): perf reads
+# it; the attrs carry this arch's register mask (arch/*/abi.h) and the default stack size
+# (recorder/events/events.h); every user-mode sample holds the registers and that many stack
+# bytes; where the host's perf unwinds this arch (B_PERF_DWARF), >= 95 % of leaf's samples
+# reach main. The host unwinder's own check of these files is separate.
+check_dwarf() {
+	check_recording "$1" "$2" leaf || return
+	cd_mask=$(sed -n 's/^#define TP_PERF_REGS_USER[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
+		"$src/arch/$B_ARCH/abi.h")
+	cd_size=$(sed -n 's/^#define EVS_STACK_DEFAULT[[:space:]]*\([0-9]*\).*/\1/p' "$src/recorder/events/events.h")
+	cd_ev=$(rep_env perf evlist -v -i "$2" 2>/dev/null | head -n1)
+	cd_nregs=$(python3 -c "print(bin($cd_mask).count('1'))")
+	# header, IP TID TIME CPU PERIOD, callchain nr (0), abi, the registers, size, stack, dyn_size
+	cd_want=$((8 + 40 + 8 + 8 + 8 * cd_nregs + 8 + cd_size + 8))
+	cd_sizes=$(rep_env perf report -D -i "$2" 2>/dev/null |
+		sed -n 's/.*\[\(0x[0-9a-f]*\)\]: PERF_RECORD_SAMPLE(IP, 0x2).*/\1/p' | sort -u | tr '\n' ' ')
+	if echo "$cd_ev" | grep -q "sample_regs_user: $cd_mask, sample_stack_user: $cd_size\$" &&
+	   echo "$cd_ev" | grep -q 'REGS_USER|STACK_USER' &&
+	   [ "$cd_sizes" = "$(printf '0x%x ' $cd_want)" ]; then
+		ok "$B_NAME $1: sample_regs_user $cd_mask ($cd_nregs registers), sample_stack_user $cd_size; every user sample $cd_want bytes"
+	else
+		fail "$B_NAME $1: want regs $cd_mask, stack $cd_size, user samples of $cd_want bytes; got: $cd_ev; sizes $cd_sizes"
+	fi
+	set -- "$1" $(dwarf_unwound "$2")
+	if [ -z "$B_PERF_DWARF" ]; then
+		skip "$B_NAME $1: Linux perf on this host does not unwind $B_ARCH samples (perf unwound $3 of $2 leaf samples to main): the host unwinder's check"
+	elif [ "$2" -gt 0 ] && [ $(($3 * 100)) -ge $(($2 * 95)) ]; then
+		ok "$B_NAME $1: perf unwinds $3 of $2 samples in leaf to main (no frame pointers)"
+	else
+		fail "$B_NAME $1: perf unwinds only $3 of $2 samples in leaf to main"
+	fi
+}
+
 check_serial() { # NAME CAPTURE WHAT [strict]: strict when nothing else writes to the line
 	cs_n=$1 cs_cap=$2 cs_strict=${4:-}
 	if ! [ -s "$cs_cap" ]; then
@@ -365,6 +408,7 @@ check_board() {
 	fi
 	# the packed core recorder: unpacked into a memory file and executed by this kernel
 	check_recording packed "$cbd_f/packed.data" "leaf|mid"
+	check_dwarf dwarf "$cbd_f/dwarf.data"
 	for cbd_ev in $B_EVENTS; do
 		if check_recording "$cbd_ev" "$cbd_f/$cbd_ev.data" "leaf|mid"; then
 			cbd_e=$(rep_event "$cbd_f/$cbd_ev.data")

@@ -9,6 +9,8 @@
 #   spin-a       system-wide -a -g while spin runs       vport
 #   sched        sched:sched_switch tracepoint, -g       vport
 #   packed       spin -g by the packed core recorder     vport
+#   dwarf        --call-graph dwarf (the default size) of vport
+#                nofp (no frame pointers; armv7 Thumb-2): main -> run -> descend x41 -> leaf
 #   cycles       the PMU's cycles, -g (B_EVENTS)         vport
 #   stat         tinyperf stat, perf's default events    stat.log (checked as text)
 #   stat-x       stat -x , of task-clock, cycles, instructions   stat-x.log
@@ -25,6 +27,7 @@ guest_steps() {
 	echo "run spin-a $gs_r -e cpu-clock -a -g -F 999 -o /out/spin-a.data -- /bin/spin 1"
 	echo "run sched $gs_r -e sched:sched_switch -g -o /out/sched.data -- /bin/forkexec 20"
 	echo "run packed /bin/tinyperf-packed record -e cpu-clock -g -F 999 -o /out/packed.data -- /bin/spin 0.5"
+	echo "run dwarf $gs_r -e cpu-clock --call-graph dwarf -F 999 -o /out/dwarf.data -- /bin/nofp 0.7 40"
 	for gs_ev in $B_EVENTS; do
 		echo "run $gs_ev $gs_r -e $gs_ev -g -o /out/$gs_ev.data -- /bin/spin 0.7"
 	done
