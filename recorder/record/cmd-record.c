@@ -225,7 +225,7 @@ static void loop(struct record *r)
 	int64_t start = now_ms();
 	/* checkpoints a second apart: 32 bits of milliseconds, their difference modulo 2^32
 	 * (the loop comes round at least every second) */
-	uint32_t last_ckpt = (uint32_t)start;
+	uint32_t last_ckpt = (uint32_t)start, last_keep = (uint32_t)start - 1000;
 	unsigned n = 0;
 
 	pfd[n++] = (struct tp_pollfd){ sig_pipe[0], TP_POLLIN, 0 };
@@ -284,6 +284,11 @@ static void loop(struct record *r)
 		if (!r->pipe && (uint32_t)now_ms() - last_ckpt >= 1000) {
 			tp_writer__checkpoint(&r->w);
 			last_ckpt = (uint32_t)now_ms();
+		}
+		/* --overwrite: a command's maps for a last snapshot after it ended (state.c) */
+		if (rec_overwrite(r) && r->root && (uint32_t)now_ms() - last_keep >= 1000) {
+			rec_keep_tree(r);
+			last_keep = (uint32_t)now_ms();
 		}
 	}
 }

@@ -123,5 +123,8 @@ int rec_switch_output(struct record *r);
 #define REC_SYNTH_TASKS		2
 #define REC_SYNTH_WARN		4	/* say so when kptr_restrict hides the kernel */
 int rec_synth(struct record *r, unsigned what);
+/* --overwrite with a command: its tree's COMM and MMAPs as of now become the records a
+ * snapshot writes again (state.c), nothing written now */
+void rec_keep_tree(struct record *r);
 
 #endif

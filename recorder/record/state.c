@@ -11,6 +11,7 @@ static struct {
 	size_t len;
 	char buf[32768];
 } keep;
+static char scratch[SYNTH_SCRATCH_MIN];	/* synth's, one synthesis at a time */
 
 /* a command's tree: what is synthesized joins the tree that track follows (a child forked
  * before the events were enabled has no FORK record), and is kept under --overwrite */
@@ -36,6 +37,31 @@ static void replay_kept(struct record *r)
 		r->fl.emit(r, keep.buf + off, h.size);
 	}
 	keep.len = 0;
+}
+
+static int keep_only(void *ctx, const void *rec, size_t len)
+{
+	(void)ctx;
+	if (len <= sizeof(keep.buf) - keep.len) {
+		memcpy(keep.buf + keep.len, rec, len);
+		keep.len += len;
+	}
+	return 0;
+}
+
+/* The rings are read only at snapshots: a command that ends before the first one, once its
+ * ring wrapped (soon with --call-graph dwarf's samples), would have lost the COMM and MMAPs
+ * of its exec. The loop takes them again every second from /proc for the last snapshot. */
+void rec_keep_tree(struct record *r)
+{
+	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
+	struct synth sc = {
+		.emit = keep_only, .ctx = r, .fmt = &fmt, .scratch = scratch,
+		.scratch_size = sizeof(scratch), .data = r->dwarf,
+	};
+
+	keep.len = 0;
+	synth__tree(&sc, r->root);
 }
 
 /* Which setting hides /proc/kallsyms's addresses (the kernel's kallsyms_show_value()):
@@ -64,7 +90,6 @@ static void warn_hidden(const struct synth_kernel *k)
 
 int rec_synth(struct record *r, unsigned what)
 {
-	static char scratch[SYNTH_SCRATCH_MIN];
 	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
 	struct synth sc = {
 		.emit = r->fl.emit, .ctx = r, .fmt = &fmt, .scratch = scratch,

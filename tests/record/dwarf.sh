@@ -173,9 +173,15 @@ check "-o -: perf report -i - (read from a pipe) shows leaf's graph to main" \
 	sh -c 'sed -n "/\] leaf/,/^$/p" pipe.report | grep -q -- main'
 
 # the flight recorder: write_backward rings, read newest first at the snapshot (the end),
-# the process's maps from /proc then (data maps included). A process that is running: the
-# rings wrap (~4.3 KB a sample) and a command that ended before a snapshot would have lost
-# its exec's COMM and MMAPs with them
+# the process's maps from /proc then (data maps included). The rings wrap (~4.3 KB a
+# sample): a command that ended before the snapshot has its maps from the recorder's copy
+# of the last second (its exec's COMM and MMAPs were overwritten in the rings)
+record flightcmd -q -e cpu-clock -F 999 --call-graph dwarf,4096 -m 64 --overwrite -- "$wl/nofp" 0.5 $depth
+if [ $rc -eq 0 ]; then
+	unwound flightcmd.data "flight recorder, a command that ended first (--overwrite -m 64)"
+else
+	fail "flight recorder, a command: exit $rc: $(head -c 300 flightcmd.err)"
+fi
 "$wl/nofp" 60 $depth &
 npid=$!
 pids="$pids $npid"
