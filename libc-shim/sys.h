@@ -71,7 +71,10 @@ long sys_uname(struct tp_utsname *u);
 long sys_getrusage_maxrss_kb(long *maxrss_kb, int64_t *utime_us, int64_t *stime_us);
 
 /* time */
-long sys_clock_gettime(int clk, struct tp_timespec *ts);   /* clock_gettime64 with fallback */
+/* clock_gettime64 with fallback. On failure (a bad clock id, a seccomp filter) *ts is 0, the
+ * epoch, and the result -errno: callers for whom time 0 is a safe answer (timers that then do
+ * not fire, names and ids that count on without it) may use *ts unchecked. */
+long sys_clock_gettime(int clk, struct tp_timespec *ts);
 long sys_nanosleep(const struct tp_timespec *ts);
 
 /* polling and signals */

@@ -254,18 +254,13 @@ ARCH_SYSCALL_WRAPPER long sys_clock_gettime(int clk, struct tp_timespec *ts)
 
 	ret = my_syscall(TP_NR_clock_gettime64, clk, t64);
 	if (ret != -TP_ENOSYS) {
-		if (ret == 0) {
-			ts->sec = t64[0];
-			ts->nsec = (long)t64[1];
-		}
+		*ts = ret ? (struct tp_timespec){ 0, 0 } : (struct tp_timespec){ t64[0], (long)t64[1] };
 		return ret;
 	}
 #endif
 	ret = my_syscall(TP_NR_clock_gettime, clk, t);
-	if (ret == 0) {
-		ts->sec = t[0];
-		ts->nsec = t[1];
-	}
+	/* a failed read is the epoch (sys.h): *ts is defined on every path */
+	*ts = ret ? (struct tp_timespec){ 0, 0 } : (struct tp_timespec){ t[0], t[1] };
 	return ret;
 }
 

@@ -285,13 +285,18 @@ long sys_clock_gettime(int clk, struct tp_timespec *ts)
 		return 0;
 	}
 	if (errno != ENOSYS)
-		return -errno;
+		goto fail;
 #endif
 	if (syscall(TP_NR_clock_gettime, clk, t) < 0)
-		return -errno;
+		goto fail;
 	ts->sec = t[0];
 	ts->nsec = t[1];
 	return 0;
+fail:
+	/* what the compiler cannot see, and -Wmaybe-uninitialized at -O2 with LTO flags: that
+	 * -errno is never 0 here; a failed read is the epoch, as sys.h says */
+	*ts = (struct tp_timespec){ 0, 0 };
+	return -errno;
 }
 
 long sys_nanosleep(const struct tp_timespec *ts)

@@ -85,7 +85,7 @@ bool flight__due(struct flight *f, int64_t now, bool signalled, uint64_t pos)
 
 static uint64_t stamp_now(struct flight *f)
 {
-	struct tp_timespec ts = { 0 };
+	struct tp_timespec ts;	/* 0 when the clock cannot be read: names count on below */
 	uint64_t cs;
 
 	sys_clock_gettime(TP_CLOCK_REALTIME, &ts);

@@ -154,7 +154,7 @@ static bool tree_pre(void *ctx, const struct perf_event_header *h)
 
 static int64_t now_ms(void)
 {
-	struct tp_timespec ts = { 0 };	/* LTO's -Wmaybe-uninitialized: the call may fail */
+	struct tp_timespec ts;	/* 0 when the clock cannot be read: no timer fires then */
 
 	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
 	return ts.sec * 1000 + ts.nsec / 1000000;
