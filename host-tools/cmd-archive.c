@@ -26,15 +26,17 @@ struct arc {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: tinyperf archive [-i] [FILE] [-o OUT] [--gzip|--no-compress] [--level N] [--debuginfo]\n"
+"usage: tinyperf archive [-i] [FILE] [-o OUT] [--zstd|--xz|--gzip|--no-compress] [--level N]\n"
+"                        [--debuginfo]\n"
 "                        [--sysroot DIR] [--debug-dir DIR] [--buildid-dir DIR] ...\n"
 "       tinyperf archive --unpack ARCHIVE [--to DIR] [--data-dir DIR] [--force]\n\n"
 "Pack a recording (default perf.data) into one tar with only the binaries, debug\n"
 "files, vmlinux and kallsyms its samples hit, keyed by build-id; unpacked on another\n"
 "host, 'tinyperf report' (and perf report) find them with no sysroot.\n\n"
-"  -o, --output OUT    the archive (default FILE.tar.zst, or .tar.gz with --gzip)\n"
-"      --gzip          gzip instead of zstd; --no-compress: a plain tar\n"
-"      --level N       compression level (zstd 1-19, gzip 1-9)\n"
+"  -o, --output OUT    the archive (default FILE.tar.zst, .tar.xz, .tar.gz, .tar)\n"
+"      --zstd, --xz, --gzip, --no-compress  the compression; by default the\n"
+"                      first of those this host's libarchive can write\n"
+"      --level N       compression level (zstd 1-19, xz 0-9, gzip 1-9)\n"
 "      --debuginfo     keep the DWARF of binaries and debug files (for report\n"
 "                      --lines and script --inline); by default only symbols\n"
 "  where the files are looked for, as for report:\n"
@@ -105,8 +107,33 @@ static int unpack(struct arc *a, const char *file, const char *to, const char *d
 	return 0;
 }
 
+/* The compression asked for, or by default the strongest this libarchive writes itself
+ * (Buildroot's host-libarchive has no zstd): which, said in one line. -1: it cannot. */
+static int choose_comp(enum tp_arccomp *comp, bool asked, int *level)
+{
+	enum tp_arccomp got = tp_archive__usable_comp(*comp);
+
+	if (got == *comp)
+		return 0;
+	if (asked) {
+		fprintf(stderr, "tinyperf: archive: this libarchive cannot write %s: choose %s\n",
+			tp_arccomp__name(*comp), got == TP_ARC_NONE ? "--no-compress" :
+			got == TP_ARC_XZ ? "--xz, --gzip or --no-compress" :
+			"--gzip or --no-compress");
+		return -1;
+	}
+	/* a zstd level beyond the others' 9: theirs by default */
+	fprintf(stderr, "tinyperf: archive: this libarchive cannot write %s: %s instead%s\n",
+		tp_arccomp__name(*comp), got == TP_ARC_NONE ? "no compression" :
+		tp_arccomp__name(got), *level > 9 && got != TP_ARC_NONE ? ", at its default level" : "");
+	if (*level > 9)
+		*level = 0;
+	*comp = got;
+	return 0;
+}
+
 static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char *out,
-		enum tp_arccomp comp, int level, bool keep_dwarf)
+		enum tp_arccomp comp, bool asked, int level, bool keep_dwarf)
 {
 	struct tp_arcstats as;
 	struct tp_session *s = NULL;
@@ -123,9 +150,10 @@ static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char 
 			"to a file first\n");
 		return 2;
 	}
+	if (choose_comp(&comp, asked, &level))
+		return 1;
 	if (!out) {
-		snprintf(outbuf, sizeof(outbuf), "%s.tar%s", path, comp == TP_ARC_ZSTD ? ".zst" :
-			 comp == TP_ARC_GZIP ? ".gz" : "");
+		snprintf(outbuf, sizeof(outbuf), "%s.tar%s", path, tp_arccomp__suffix(comp));
 		out = outbuf;
 	}
 	if (cmd_input__open(&ci, "archive", path))
@@ -173,12 +201,13 @@ static int pack(struct arc *a, struct cmd_sym *cs, const char *path, const char 
 
 int cmd_archive(int argc, char **argv)
 {
-	enum { O_GZIP = 0x100, O_NONE, O_ZSTD, O_LEVEL, O_TO, O_DATA_DIR, O_DEBUGINFO };
+	enum { O_GZIP = 0x100, O_NONE, O_ZSTD, O_XZ, O_LEVEL, O_TO, O_DATA_DIR, O_DEBUGINFO };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gzip", no_argument, NULL, O_GZIP },
 		{ "zstd", no_argument, NULL, O_ZSTD },
+		{ "xz", no_argument, NULL, O_XZ },
 		{ "no-compress", no_argument, NULL, O_NONE },
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "unpack", required_argument, NULL, 'u' },
@@ -203,7 +232,7 @@ int cmd_archive(int argc, char **argv)
 	struct arc a = { 0 };
 	struct cmd_sym cs;
 	char home[PATH_MAX];
-	bool force = false, keep_dwarf = false;
+	bool force = false, keep_dwarf = false, comp_asked = false;
 	int c, level = 0, rc = -1;
 
 	cmd_sym__init(&cs);
@@ -217,9 +246,10 @@ int cmd_archive(int argc, char **argv)
 		case 'u': unpack_file = optarg; break;
 		case 'f': force = true; break;
 		case 'v': a.verbose = true; break;
-		case O_GZIP: comp = TP_ARC_GZIP; break;
-		case O_ZSTD: comp = TP_ARC_ZSTD; break;
-		case O_NONE: comp = TP_ARC_NONE; break;
+		case O_GZIP: comp = TP_ARC_GZIP; comp_asked = true; break;
+		case O_ZSTD: comp = TP_ARC_ZSTD; comp_asked = true; break;
+		case O_XZ: comp = TP_ARC_XZ; comp_asked = true; break;
+		case O_NONE: comp = TP_ARC_NONE; comp_asked = true; break;
 		case O_TO: to = optarg; break;
 		case O_DATA_DIR: data_dir = optarg; break;
 		case O_DEBUGINFO: keep_dwarf = true; break;
@@ -227,7 +257,7 @@ int cmd_archive(int argc, char **argv)
 			level = atoi(optarg);
 			if (level < 1 || level > 22) {
 				fprintf(stderr, "tinyperf: archive: --level '%s': expected 1 to 19 (zstd) "
-					"or 9 (gzip)\n", optarg);
+					"or 9 (xz, gzip)\n", optarg);
 				rc = 2;
 			}
 			break;
@@ -264,7 +294,7 @@ int cmd_archive(int argc, char **argv)
 		}
 		rc = unpack(&a, unpack_file, to, data_dir, force);
 	} else {
-		rc = pack(&a, &cs, path ? path : "perf.data", out, comp, level, keep_dwarf);
+		rc = pack(&a, &cs, path ? path : "perf.data", out, comp, comp_asked, level, keep_dwarf);
 	}
 out:
 	cmd_sym__close(&cs);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The build-id cache, archives and diff, end to end on this machine: tinyperf buildid-cache
 # (add, list, remove, purge, --max-size eviction, two adders at once), Linux perf resolving
-# through the cache, tinyperf archive holding only the hit DSOs, hostile archives refused
+# through the cache, tinyperf archive holding only the hit DSOs (and falling back from zstd to
+# what a libarchive without it writes), hostile archives refused
 # (built with python3's tarfile), a report from an unpacked archive with a clean HOME and no
 # sysroot, the recorder's --buildid-cache, and diff of two builds of a workload.
 #   run.sh BINDIR [WORKDIR]   BINDIR holds the host tinyperf (e.g. out/host/host-san).
@@ -170,6 +171,50 @@ if [ $rc -eq 0 ] && grep -q "prog-m: .* from $work/home/.debug/" "$work/report.u
 	ok "unpack into a clean HOME: report names hot_a/hot_b from ~/.debug, the same rows as on the recording host"
 else
 	fail "unpacked report: rc $rc; $(tr '\n' '|' <"$work/unpack.out"); diff: $(diff "$work/report.host.rows" "$work/report.unpacked.rows" | head -n 6 | tr '\n' '|')"
+fi
+
+# ---- a libarchive without zstd (Buildroot's host-libarchive), or without more ----
+# tests/cache/nofilter.c, preloaded, makes archive_write_add_filter_<name> answer as a
+# libarchive built without that library does; the archive falls back zstd -> xz -> gzip ->
+# none, says which in one line, and what it wrote (by its magic) unpacks.
+if cc -shared -fPIC -Wall -Wextra -Werror -o "$work/nofilter.so" "$src/tests/cache/nofilter.c" 2>"$work/nofilter.log"; then
+	for no in "zstd:xz:fd377a585a00:0" "zstd xz:gzip:1f8b:0" "zstd xz gzip:no compression:7573746172:257"; do
+		lacks=${no%%:*}; r=${no#*:}; want=${r%%:*}; r=${r#*:}; magic=${r%%:*}; off=${r#*:}
+		case $want in xz) sfx=.xz ;; gzip) sfx=.gz ;; *) sfx= ;; esac
+		rm -rf "$work/fb" && mkdir -p "$work/fb/cache" && cp "$work/arc.data" "$work/fb/"
+		TP_TEST_NO_FILTERS=$lacks LD_PRELOAD="$work/nofilter.so" ASAN_OPTIONS=verify_asan_link_order=0 \
+			"$tp" archive "$work/fb/arc.data" --buildid-dir "" >"$work/fb.out" 2>"$work/fb.err"
+		rc=$?
+		got=$(od -An -tx1 -j "$off" -N $((${#magic} / 2)) "$work/fb/arc.data.tar$sfx" 2>/dev/null | tr -d ' \n')
+		(cd "$work/fb" && mv arc.data arc.data.orig &&
+			"$tp" archive --unpack "arc.data.tar$sfx" --to "$work/fb/cache" >"$work/fb.unpack" 2>&1)
+		urc=$?
+		if [ $rc -eq 0 ] && [ "$got" = "$magic" ] && [ "$(wc -l <"$work/fb.err")" -eq 1 ] &&
+		   grep -q "cannot write zstd: $want instead" "$work/fb.err" && [ $urc -eq 0 ] &&
+		   cmp -s "$work/fb/arc.data" "$work/fb/arc.data.orig"; then
+			ok "archive without $(echo "$lacks" | sed 's/ /, /g'): arc.data.tar$sfx ($want by its magic), unpacked; '$(cat "$work/fb.err")'"
+		else
+			fail "archive without $lacks: rc $rc, magic '$got' (want $magic), unpack rc $urc, stderr: $(tr '\n' '|' <"$work/fb.err")"
+		fi
+	done
+	# asked for by name: no silent change of what the user chose, one line on what can be
+	msg=$(TP_TEST_NO_FILTERS=zstd LD_PRELOAD="$work/nofilter.so" ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$tp" archive "$work/fb/arc.data" --zstd -o "$work/fb/asked.tar.zst" --buildid-dir "" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(echo "$msg" | wc -l)" -eq 1 ] && [ ! -e "$work/fb/asked.tar.zst" ] &&
+	   echo "$msg" | grep -q "cannot write zstd: choose --xz, --gzip or --no-compress"; then
+		ok "archive --zstd without zstd: refused in one line: '$msg'"
+	else
+		fail "archive --zstd without zstd: rc $rc, '$msg'"
+	fi
+	# reading takes whatever the library reads: the zstd archive made above, writers refused
+	rm -rf "$work/fb/cache2" && mkdir -p "$work/fb/rd"
+	(cd "$work/fb/rd" && TP_TEST_NO_FILTERS="zstd xz gzip" LD_PRELOAD="$work/nofilter.so" \
+		ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$tp" archive --unpack "$work/arc.data.tar.zst" --to "$work/fb/cache2" >"$work/fb.rd" 2>&1)
+	check "archive --unpack of a .tar.zst with every write filter refused" cmp -s "$work/fb/rd/arc.data" "$work/arc.data"
+else
+	fail "build tests/cache/nofilter.c: $(head -n 3 "$work/nofilter.log" | tr '\n' ' ')"
 fi
 
 # ---- hostile archives ----

@@ -633,6 +633,53 @@ static void test_archive_roundtrip(void)
 	case_end(&c);
 }
 
+/* Every compression this host's libarchive (Debian's: zstd, xz, gzip built in) writes, by
+ * the magic of what it wrote, and reads back; what a libarchive without one of them does
+ * (Buildroot's, no zstd) tests/cache/run.sh checks through an interposer. */
+static void test_archive_comps(void)
+{
+	struct tcase c = case_begin("archive: zstd, xz, gzip, none written (by their magic), unpacked");
+	static const struct { enum tp_arccomp comp; const char *suffix; size_t off, len;
+			      const char *magic; } t[] = {
+		{ TP_ARC_ZSTD, ".zst", 0, 4, "\x28\xb5\x2f\xfd" },
+		{ TP_ARC_XZ, ".xz", 0, 6, "\xfd" "7zXZ\0" },
+		{ TP_ARC_GZIP, ".gz", 0, 2, "\x1f\x8b" },
+		{ TP_ARC_NONE, "", 257, 5, "ustar" },
+	};
+	struct tp_arcmember m[2] = { { .path = "rec.data" }, { .path = ".debug", .dir = true } };
+	struct tp_arcplan p = { .m = m, .n = 2 };
+	char src[300], tar[300], name[16], got[8];
+
+	path_of(src, sizeof(src), "comp-src");
+	write_file(src, 5000, 'c');
+	m[0].src = src;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct tp_unpack_conf conf = { .force = true };
+		struct tp_unpack_stats st;
+		char cache[300], data[300];
+		int fd;
+
+		snprintf(name, sizeof(name), "comp.tar%s", t[i].suffix);
+		EXPECT_TRUE(&c, tp_arccomp__name(t[i].comp), tp_archive__can_write(t[i].comp));
+		EXPECT(&c, "usable: itself", t[i].comp, tp_archive__usable_comp(t[i].comp));
+		EXPECT_TRUE(&c, "suffix", !strcmp(tp_arccomp__suffix(t[i].comp), t[i].suffix));
+		path_of(tar, sizeof(tar), name);
+		EXPECT(&c, "write", 0, tp_archive__write(&p, tar, t[i].comp, 0, NULL, NULL));
+		fd = open(tar, O_RDONLY);
+		memset(got, 0, sizeof(got));
+		EXPECT(&c, "magic read", t[i].len, pread(fd, got, t[i].len, (off_t)t[i].off));
+		close(fd);
+		EXPECT_TRUE(&c, "magic", !memcmp(got, t[i].magic, t[i].len));
+		path_of(cache, sizeof(cache), "comp-cache");
+		path_of(data, sizeof(data), "comp-data");
+		conf.cache_dir = cache;
+		conf.data_dir = data;
+		EXPECT(&c, "unpack", 0, tp_archive__unpack(tar, &conf, &st));
+		EXPECT(&c, "the recording", 1, st.data_files);
+	}
+	case_end(&c);
+}
+
 /* ---- diff pairing ---- */
 
 static void test_symdiff(void)
@@ -686,6 +733,7 @@ int main(void)
 	test_elfslim();
 	test_unpack_hostile();
 	test_archive_roundtrip();
+	test_archive_comps();
 	test_symdiff();
 	rc = check_summary("test-bidcache");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

@@ -1,4 +1,4 @@
-/* A recording's archive: one tar (zstd or gzip, through libarchive) holding the perf.data and,
+/* A recording's archive: one tar (zstd, xz or gzip, through libarchive) holding the perf.data and,
  * keyed by build-id in the build-id cache's layout (bidcache.h), only the files its hit DSOs
  * need — binaries, debug files, vmlinux, kallsyms — so it reports the same on a host with no
  * sysroot. Members:
@@ -67,11 +67,26 @@ void tp_arcplan__release(struct tp_arcplan *p);
 
 /* ---- writing (archive/tar-write.c) ---- */
 
+/* strongest first: tp_archive__usable_comp() falls back along this order */
 enum tp_arccomp {
 	TP_ARC_ZSTD,
+	TP_ARC_XZ,
 	TP_ARC_GZIP,
 	TP_ARC_NONE,
 };
+
+/* "zstd", "xz", "gzip", "none"; the file name suffix ".zst", ".xz", ".gz", "" */
+const char *tp_arccomp__name(enum tp_arccomp c);
+const char *tp_arccomp__suffix(enum tp_arccomp c);
+
+/* Whether this process's libarchive writes c itself: archive_write_add_filter_*() says
+ * ARCHIVE_OK. A libarchive built without the library says ARCHIVE_WARN (it would run an
+ * external program, e.g. zstd, which a build host may lack) or ARCHIVE_FATAL: no. Buildroot's
+ * host-libarchive has no zstd. */
+bool tp_archive__can_write(enum tp_arccomp c);
+
+/* the first of want and the weaker ones after it that this libarchive writes (none always) */
+enum tp_arccomp tp_archive__usable_comp(enum tp_arccomp want);
 
 struct tp_arcstats {
 	uint64_t bytes;			/* of the members' contents, as written */

@@ -1,5 +1,6 @@
 /* Writing an archive plan as one compressed tar with libarchive: pax format (long paths),
- * zstd (several threads where libarchive can) or gzip, to a temporary name renamed at the end.
+ * zstd or xz (several threads where libarchive can) or gzip, to a temporary name renamed at
+ * the end; which of those this libarchive can write, found at run time.
  * lib/tar/ holds the host library's only libarchive users, so that what links the rest
  * without -larchive (the fuzz targets) still links. */
 #define _GNU_SOURCE
@@ -28,27 +29,68 @@ static int ar_fail(struct archive *a, const struct tp_log *log, const char *what
 	return -TP_ERR_IO;
 }
 
+const char *tp_arccomp__name(enum tp_arccomp c)
+{
+	return c == TP_ARC_ZSTD ? "zstd" : c == TP_ARC_XZ ? "xz" : c == TP_ARC_GZIP ? "gzip" : "none";
+}
+
+const char *tp_arccomp__suffix(enum tp_arccomp c)
+{
+	return c == TP_ARC_ZSTD ? ".zst" : c == TP_ARC_XZ ? ".xz" : c == TP_ARC_GZIP ? ".gz" : "";
+}
+
+static int add_filter(struct archive *a, enum tp_arccomp comp)
+{
+	switch (comp) {
+	case TP_ARC_ZSTD: return archive_write_add_filter_zstd(a);
+	case TP_ARC_XZ: return archive_write_add_filter_xz(a);
+	case TP_ARC_GZIP: return archive_write_add_filter_gzip(a);
+	default: return ARCHIVE_OK;
+	}
+}
+
+/* on an archive of its own: a filter that says WARN has been added (as an external program) */
+bool tp_archive__can_write(enum tp_arccomp c)
+{
+	struct archive *a;
+	bool ok;
+
+	if (c == TP_ARC_NONE)
+		return true;
+	a = archive_write_new();
+	if (!a)
+		return false;
+	ok = add_filter(a, c) == ARCHIVE_OK;
+	archive_write_free(a);
+	return ok;
+}
+
+enum tp_arccomp tp_archive__usable_comp(enum tp_arccomp want)
+{
+	while (want != TP_ARC_NONE && !tp_archive__can_write(want))
+		want++;
+	return want;
+}
+
 static int set_filter(struct archive *a, enum tp_arccomp comp, int level,
 		      const struct tp_log *log)
 {
 	char lv[16], th[16];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *name = comp == TP_ARC_ZSTD ? "zstd" : "gzip";
-	int r;
+	const char *name = tp_arccomp__name(comp);
 
 	if (comp == TP_ARC_NONE)
 		return 0;
-	r = comp == TP_ARC_ZSTD ? archive_write_add_filter_zstd(a) :
-				  archive_write_add_filter_gzip(a);
-	if (r != ARCHIVE_OK)
-		return ar_fail(a, log, comp == TP_ARC_ZSTD ? "zstd" : "gzip");
+	/* WARN: an external program would do it, which this host may lack */
+	if (add_filter(a, comp) != ARCHIVE_OK)
+		return ar_fail(a, log, name);
 	if (level > 0) {
 		snprintf(lv, sizeof(lv), "%d", level);
 		if (archive_write_set_filter_option(a, name, "compression-level", lv) != ARCHIVE_OK)
 			return ar_fail(a, log, "compression level");
 	}
-	if (comp == TP_ARC_ZSTD && ncpu > 1) {
-		/* libarchive without zstd threads support says so: one thread then */
+	if (comp != TP_ARC_GZIP && ncpu > 1) {
+		/* libarchive without threads support for the filter says so: one thread then */
 		snprintf(th, sizeof(th), "%ld", ncpu > 8 ? 8 : ncpu);
 		archive_write_set_filter_option(a, name, "threads", th);
 	}
