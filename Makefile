@@ -41,6 +41,14 @@ TP_DL_DIR ?= $(objtree)/dl
 KCONFIG_CONF ?= kconfig-conf
 KCONFIG_MCONF ?= kconfig-mconf
 KCONFIG_NCONF ?= kconfig-nconf
+# The Kconfig engine (README "Kconfig engines"): kconfig-frontends where kconfig-conf is on
+# PATH (what configured this project from the start), else Kconfiglib through
+# scripts/kconfig.py with the first of python3, /usr/bin/python3 that has it. Both write the
+# same .config, auto.conf and autoconf.h (tests/kconfig/run.sh). KCONFIG_ENGINE=frontends
+# or kconfiglib forces one. Never installed by the build: 'make deps' does, as root.
+find-kconfiglib = $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) -c 'import kconfiglib' >/dev/null 2>&1 && echo $(p))))
+KCONFIG_PYTHON ?= $(eval KCONFIG_PYTHON := $$(find-kconfiglib))$(KCONFIG_PYTHON)
+KCONFIG_ENGINE ?= $(eval KCONFIG_ENGINE := $$(if $$(shell command -v $$(KCONFIG_CONF)),frontends,$$(if $$(KCONFIG_PYTHON),kconfiglib,none)))$(KCONFIG_ENGINE)
 
 qstrip = $(strip $(subst ",,$(1)))
 dot-config := $(objtree)/.config
@@ -70,47 +78,69 @@ tinyperf tinyperf.stripped tinyperf.packed: %: $(objtree)/%
 .PHONY: all tinyperf tinyperf.stripped tinyperf.packed
 
 # ---------------------------------------------------------------------------------------
-# Kconfig (kconfig-frontends 4.11: --silentoldconfig writes auto.conf and autoconf.h)
+# Kconfig: kconfig-frontends 4.11 (--silentoldconfig writes auto.conf and autoconf.h) or
+# Kconfiglib (scripts/kconfig.py syncconfig), whichever KCONFIG_ENGINE names.
 
 kconfig-files := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig)
-kconfig-env := srctree=$(srctree) KCONFIG_CONFIG=.config KCONFIG_NOTIMESTAMP=1
-kconfig-deps := $(objtree)/.kconfig-ok
+kconfig-env := srctree=$(srctree) KCONFIG_CONFIG=.config KCONFIG_NOTIMESTAMP=1 \
+	KCONFIG_AUTOCONFIG=include/config/auto.conf KCONFIG_AUTOHEADER=include/generated/autoconf.h \
+	KCONFIG_TRISTATE=include/config/tristate.conf
+kconfiglib = $(KCONFIG_PYTHON) $(srctree)/scripts/kconfig.py
+# kconfig CMD[,ARG]: defconfig,FILE olddefconfig oldconfig savedefconfig,OUT syncconfig
+# menuconfig nconfig, run in $(objtree) by the engine; a missing engine stops in one line
+kc-frontends-defconfig = $(KCONFIG_CONF) -s --defconfig=$(1) $(srctree)/Kconfig
+kc-frontends-olddefconfig = $(KCONFIG_CONF) -s --olddefconfig $(srctree)/Kconfig
+kc-frontends-oldconfig = $(KCONFIG_CONF) --oldconfig $(srctree)/Kconfig
+kc-frontends-savedefconfig = $(KCONFIG_CONF) --savedefconfig=$(1) $(srctree)/Kconfig
+kc-frontends-syncconfig = $(KCONFIG_CONF) -s --olddefconfig $(srctree)/Kconfig && \
+	$(kconfig-env) $(KCONFIG_CONF) --silentoldconfig $(srctree)/Kconfig
+kc-frontends-menuconfig = $(KCONFIG_MCONF) $(srctree)/Kconfig
+kc-frontends-nconfig = $(KCONFIG_NCONF) $(srctree)/Kconfig
+kc-kconfiglib-defconfig = $(kconfiglib) defconfig $(1)
+kc-kconfiglib-olddefconfig = $(kconfiglib) olddefconfig
+kc-kconfiglib-oldconfig = $(kconfiglib) oldconfig
+kc-kconfiglib-savedefconfig = $(kconfiglib) savedefconfig $(1)
+kc-kconfiglib-syncconfig = $(kconfiglib) syncconfig
+# Kconfiglib has one full-screen interface
+kc-kconfiglib-menuconfig = $(kconfiglib) menuconfig
+kc-kconfiglib-nconfig = $(kconfiglib) menuconfig
+kconfig-ok = $(if $(filter frontends,$(KCONFIG_ENGINE)),$(shell command -v $(KCONFIG_CONF)),$(if $(filter kconfiglib,$(KCONFIG_ENGINE)),$(KCONFIG_PYTHON)))
+kconfig-why = tinyperf: $(if $(filter none,$(KCONFIG_ENGINE)),no Kconfig engine: install python3-kconfiglib (pip: kconfiglib) or kconfig-frontends-nox ('sudo make deps' installs both),KCONFIG_ENGINE=$(KCONFIG_ENGINE) is not usable here: $(if $(filter frontends,$(KCONFIG_ENGINE)),$(KCONFIG_CONF) is not on PATH (Debian kconfig-frontends-nox),$(if $(filter kconfiglib,$(KCONFIG_ENGINE)),neither python3 nor /usr/bin/python3 can import kconfiglib (Debian python3-kconfiglib),use frontends or kconfiglib)))
+kconfig = mkdir -p $(objtree)/include/config $(objtree)/include/generated && cd $(objtree) && \
+	$(if $(kconfig-ok),$(kconfig-env) $(call kc-$(KCONFIG_ENGINE)-$(1),$(2)),{ echo "$(kconfig-why)" >&2; exit 1; })
+# the configuration goals check first, to stop in one line (a build that must regenerate
+# auto.conf stops in its recipe)
+ifneq ($(filter %config,$(MAKECMDGOALS)),)
+  ifeq ($(kconfig-ok),)
+    $(error $(kconfig-why))
+  endif
+endif
 
-$(kconfig-deps):
-	$(Q)mkdir -p $(objtree)
-	$(Q)$(srctree)/scripts/deps.sh kconfig
-	$(Q)touch $@
-
-%_defconfig: $(kconfig-deps) FORCE
+%_defconfig: FORCE
 	$(if $(wildcard $(srctree)/boards/$@),,$(error tinyperf: no board '$*' (boards/$@ does not exist): 'make help' lists the boards))
+	$(Q)mkdir -p $(objtree)
 	$(Q)cat $(srctree)/boards/$@ $(KCONFIG_FRAGMENTS) > $(objtree)/.defconfig.in
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) -s --defconfig=.defconfig.in $(srctree)/Kconfig
+	$(Q)$(call kconfig,defconfig,.defconfig.in)
 	$(Q)rm -f $(objtree)/.defconfig.in
-	@echo "tinyperf: configured for $* in $(objtree)/.config"
+	@echo "tinyperf: configured for $* in $(objtree)/.config ($(if $(filter kconfiglib,$(KCONFIG_ENGINE)),Kconfiglib,kconfig-frontends))"
 
-olddefconfig oldconfig: $(kconfig-deps) FORCE
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) --$@ $(srctree)/Kconfig
+olddefconfig oldconfig menuconfig nconfig: FORCE
+	$(Q)$(call kconfig,$@)
 
-savedefconfig: $(kconfig-deps) FORCE
+# auto.conf and autoconf.h for the .config, without building (what a build does first)
+syncconfig: FORCE
+	$(if $(wildcard $(dot-config)),,$(error tinyperf: no .config in $(objtree): run 'make <board>_defconfig' first))
+	$(Q)$(call kconfig,syncconfig)
+
+savedefconfig: FORCE
 	$(if $(wildcard $(dot-config)),,$(error tinyperf: no .config to save in $(objtree): run 'make <board>_defconfig' first))
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) --savedefconfig=defconfig $(srctree)/Kconfig
+	$(Q)$(call kconfig,savedefconfig,defconfig)
 	@echo "tinyperf: wrote $(objtree)/defconfig"
-
-menuconfig: $(kconfig-deps) FORCE
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_MCONF) $(srctree)/Kconfig
-
-nconfig: $(kconfig-deps) FORCE
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_NCONF) $(srctree)/Kconfig
 
 # New options in Kconfig take their defaults without asking (builds run unattended under
 # Buildroot, Yocto and CI); 'make oldconfig' asks, 'make menuconfig' shows them.
-$(autoconf): $(dot-config) $(kconfig-files) $(kconfig-deps)
-	$(Q)mkdir -p $(objtree)/include/config $(objtree)/include/generated
-	$(Q)cd $(objtree) && $(kconfig-env) $(KCONFIG_CONF) -s --olddefconfig $(srctree)/Kconfig
-	$(Q)cd $(objtree) && $(kconfig-env) KCONFIG_AUTOCONFIG=include/config/auto.conf \
-		KCONFIG_AUTOHEADER=include/generated/autoconf.h \
-		KCONFIG_TRISTATE=include/config/tristate.conf \
-		$(KCONFIG_CONF) --silentoldconfig $(srctree)/Kconfig
+$(autoconf): $(dot-config) $(kconfig-files)
+	$(Q)$(call kconfig,syncconfig)
 	$(Q)touch $@
 
 $(autoheader): $(autoconf)
@@ -137,8 +167,8 @@ ifneq ($(origin ARCH),undefined)
 endif
 endif
 
-# Checked (and installed, when missing and root) at parse time, so that a wrong or missing
-# compiler stops the build with one line saying what to do.
+# Checked at parse time, so that a wrong or missing compiler stops the build with one line
+# saying what to do (never installed by the build: 'make deps' does).
 toolchain-mk := $(objtree)/include/config/toolchain.mk
 ifneq ($(build-goals),)
 ifneq ($(wildcard $(autoconf)),)
@@ -420,10 +450,11 @@ help:
 	@echo 'Configuration:'
 	@echo '  <board>_defconfig  - configure for a board in boards/:'
 	@for f in $(notdir $(wildcard $(srctree)/boards/*_defconfig)); do echo "                         $$f"; done
-	@echo '  menuconfig nconfig - edit .config (kconfig-mconf / kconfig-nconf)'
+	@echo '  menuconfig nconfig - edit .config (kconfig-mconf / kconfig-nconf; Kconfiglib: its menuconfig)'
 	@echo '  oldconfig          - update .config, asking about new options'
 	@echo '  olddefconfig       - update .config, new options at their defaults'
 	@echo '  savedefconfig      - write the minimal ./defconfig for this .config'
+	@echo '  syncconfig         - write include/config/auto.conf, include/generated/autoconf.h'
 	@echo 'Build:'
 	@echo '  all (default)      - the device recorder: $$O/tinyperf (unstripped)'
 	@echo '  host               - the host toolchain for this machine: $$O/host/tinyperf'
@@ -449,7 +480,8 @@ help:
 	@echo '  dist-hashes        - make dist, then write its sha256 into the Buildroot and Yocto hash files'
 	@echo 'Variables: O=DIR V=1 CROSS_COMPILE=PREFIX CC= CFLAGS= LDFLAGS= HOSTCC= ARCH='
 	@echo '           DESTDIR= PREFIX= KCONFIG_FRAGMENTS="a.config b.config" TP_DL_DIR=DIR'
+	@echo '           KCONFIG_ENGINE=frontends|kconfiglib (default: frontends where installed)'
 
 .PHONY: deps demo check check-qemu check-qemu-all check-full sizes clean distclean mrproper help menuconfig nconfig \
-	olddefconfig oldconfig savedefconfig FORCE
+	olddefconfig oldconfig savedefconfig syncconfig FORCE
 FORCE:

@@ -16,6 +16,20 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 HOST_CAPSTONE ?= y
 TP_HOST_LIBS := -ldw -lelf -larchive $(if $(filter n,$(HOST_CAPSTONE)),,-lcapstone) -lz -lncurses -lm
 
+# The libraries' headers, looked for before anything compiles: what is missing is one line
+# naming the Debian packages (the build installs nothing; 'make deps' does).
+host-headers := elfutils/libdw.h:libdw-dev libelf.h:libelf-dev archive.h:libarchive-dev \
+	capstone/capstone.h:libcapstone-dev zlib.h:zlib1g-dev ncurses.h:libncurses-dev
+host-hash := \#
+ifneq ($(filter host host-install host-tests,$(MAKECMDGOALS)),)
+  host-missing := $(strip $(shell for h in $(host-headers); do \
+	echo "$(host-hash)include <$${h%%:*}>" | $(HOSTCC) $(HOST_CFLAGS) -E -x c - >/dev/null 2>&1 || \
+	printf '%s ' "$${h$(host-hash)*:}"; done))
+  ifneq ($(host-missing),)
+    $(error tinyperf: make host needs the headers of $(host-missing): install them ('sudo make deps' does))
+  endif
+endif
+
 # (the shim's tp_strerror() is left out: host-tools/lib/common/error.c has the host's, the same
 # declaration, for errno values and the library's TP codes alike)
 host-src := $(wildcard $(srctree)/host-tools/*.c) $(wildcard $(srctree)/host-tools/cli/*.c) \

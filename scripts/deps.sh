@@ -1,10 +1,12 @@
 #!/bin/sh
 # Install the Debian packages a build or the test suite needs, idempotently:
-# nothing is downloaded when everything is already there.
-#   deps.sh kconfig | build | all
+# nothing is downloaded when everything is already there. Only 'make deps', 'make demo' and
+# 'make check' run this: a build never installs (it names what is missing and stops).
+#   deps.sh kconfig | build | host | all
 set -eu
 
-kconfig_pkgs="kconfig-frontends-nox"
+# both Kconfig engines: tests/kconfig/run.sh compares them (the Makefile takes either)
+kconfig_pkgs="kconfig-frontends-nox python3-kconfiglib"
 build_pkgs="make gcc libc6-dev file binutils xz-utils gcc-i686-linux-gnu libc6-dev-i386-cross \
 gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-mipsel-linux-gnu gcc-mips-linux-gnu \
 libc6-dev-armhf-cross libc6-dev-mips-cross libc6-dev-arm64-cross libc6-dev-mipsel-cross"

@@ -1,9 +1,12 @@
 #!/bin/sh
-# Toolchain provisioning from Debian's packages only, idempotent, cached in a download dir.
-#   toolchain.sh cc CC MACRO DEBPKG         check (and install, when root) the cross compiler
+# Toolchain checks for a build, idempotent, cached in a download dir. A build never installs
+# a package (it may run under Buildroot, Yocto or as someone else's root): what is missing is
+# named, with the Debian package and 'make deps', which installs.
+#   toolchain.sh cc CC MACRO DEBPKG         check the cross compiler
 #   toolchain.sh musl DEBARCH TRIPLET CC DLDIR FROM_SOURCE
-#                                            extract (or build) a static musl; prints make
-#                                            variables MUSL_INC= and MUSL_LIB= on stdout
+#                                            fetch into DLDIR (apt-get download, no install,
+#                                            private lists) and extract, or build, a static
+#                                            musl; prints MUSL_INC= and MUSL_LIB= on stdout
 # Every failure is one line on stderr saying what to do, and a non-zero exit.
 set -eu
 
@@ -15,28 +18,15 @@ die() {
 }
 log() { [ -n "${QUIET:-}" ] || echo "  TOOLCHAIN $*" >&2; }
 
-# apt-get install, only when root; quietly, and only updating the lists if needed.
-apt_install() {
-	[ "$(id -u)" = 0 ] || die "missing Debian package(s) $*: run 'sudo apt-get install $*' (or 'sudo make deps')"
-	command -v apt-get >/dev/null || die "missing $*, and this is not a Debian system: install a cross compiler and pass CROSS_COMPILE="
-	log "apt-get install $*"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1; then
-		apt-get update -q >/dev/null 2>&1 || true
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
-			die "could not install $* with apt-get: check the network and /etc/apt/sources.list, or pass CROSS_COMPILE="
-	fi
-}
-
 cmd_cc() {
 	cc=$1 macro=$2 pkg=$3
 	set -- $cc
 	if ! command -v "$1" >/dev/null 2>&1; then
 		case "$1" in
 		*-linux-gnu*-gcc|gcc) [ -n "$pkg" ] || die "compiler '$1' not found: set CROSS_COMPILE= or CC="
-			apt_install "$pkg" ;;
+			die "compiler '$1' not found: install Debian's $pkg ('sudo make deps' installs every cross compiler), or set CROSS_COMPILE= / CC=" ;;
 		*) die "compiler '$1' not found: install it, or fix CROSS_COMPILE= / CC=" ;;
 		esac
-		command -v "$1" >/dev/null 2>&1 || die "compiler '$1' still missing after installing $pkg"
 	fi
 	# The compiler must target the configured arch: catch CROSS_COMPILE=aarch64-... with an armv7 .config.
 	if ! $cc -dM -E - </dev/null 2>/dev/null | grep -q "define $macro "; then
@@ -75,8 +65,11 @@ cmd_musl() {
 		# shellcheck disable=SC2086
 		(cd "$dl/deb-$debarch" && apt-get $opts download "musl-dev:$debarch" >/dev/null 2>&1) ||
 			die "could not download musl-dev:$debarch from Debian (see $dl/apt-$debarch.log): check the network, or choose another libc in menuconfig"
-		rm -rf "$root.tmp" && mkdir -p "$root.tmp"
-		dpkg-deb -x "$dl/deb-$debarch"/musl-dev_*.deb "$root.tmp"
+		rm -rf "$root.tmp" && mkdir -p "$root.tmp/deb"
+		# a .deb is an ar archive around data.tar.*: no dpkg needed to open it
+		(cd "$root.tmp/deb" && ar x "$dl/deb-$debarch"/musl-dev_*.deb && tar -xf data.tar.* -C "$root.tmp") ||
+			die "could not unpack $(ls "$dl/deb-$debarch"/musl-dev_*.deb): ar and tar (xz-utils) are needed"
+		rm -rf "$root.tmp/deb"
 		[ -f "$root.tmp/usr/lib/$triplet/libc.a" ] || die "musl-dev:$debarch has no usr/lib/$triplet/libc.a"
 		touch "$root.tmp/.ok"
 		rm -rf "$root" && mv "$root.tmp" "$root"

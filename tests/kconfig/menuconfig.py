@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Open 'make menuconfig' in a pseudo-terminal, wait for the tinyperf menu, press ESC ESC,
-and check that it exits cleanly. Usage: menuconfig.py SRCTREE OUTDIR"""
+and check that it exits cleanly. Usage: menuconfig.py SRCTREE OUTDIR [ENGINE]
+(ENGINE: KCONFIG_ENGINE=, frontends or kconfiglib; default: the Makefile's choice)"""
 import os, pty, select, subprocess, sys, time
 
 src, out = sys.argv[1], sys.argv[2]
-subprocess.run(["make", "-s", "-C", src, "O=" + out, "qemu-armv7_defconfig"], check=True,
+engine = ["KCONFIG_ENGINE=" + sys.argv[3]] if len(sys.argv) > 3 else []
+subprocess.run(["make", "-s", "-C", src, "O=" + out, "qemu-armv7_defconfig"] + engine, check=True,
                stdout=subprocess.DEVNULL)
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["TERM"] = "xterm"
     os.environ["COLUMNS"], os.environ["LINES"] = "100", "30"
-    os.execvp("make", ["make", "-s", "-C", src, "O=" + out, "menuconfig"])
+    os.execvp("make", ["make", "-s", "-C", src, "O=" + out, "menuconfig"] + engine)
 screen, deadline, sent = b"", time.time() + 30, False
 while time.time() < deadline:
     r, _, _ = select.select([fd], [], [], 0.2)
