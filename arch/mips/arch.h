@@ -29,6 +29,10 @@
 
 #define ARCH_NAME "mips"
 #define ARCH_UNAME_MACHINES "mips"
+/* MIPS32 shifts 64-bit values through libgcc's __lshrdi3/__ashldi3 at -Os (Buildroot's
+ * default): their abicalls objects beside the freestanding build's -mno-abicalls code make
+ * ld warn, so libc-shim/common/div64.c provides them */
+#define ARCH_SOFT_SHIFT64 1
 
 #define ARCH_MIPS_CLOBBERS "memory", "$1", "$3", "$8", "$9", "$10", "$11", "$12", \
 	"$13", "$14", "$15", "$24", "$25", "hi", "lo"

@@ -7,7 +7,8 @@
  * summary even that).
  * Defining them here keeps libgcc's copies out of the link (static linking takes the first
  * definition; libgcc has one function per object). Built without LTO, like string.c: the
- * compiler emits these calls after LTO has decided what is used. Empty on 64-bit targets. */
+ * compiler emits these calls after LTO has decided what is used. Empty on 64-bit targets.
+ * On MIPS, the 64-bit shifts gcc calls out for at -Os (ARCH_SOFT_SHIFT64) too. */
 #include "arch/arch.h"
 #include "libc-shim/types.h"
 
@@ -142,5 +143,56 @@ int64_t __moddi3(int64_t n, int64_t d)
 	__divmoddi4(n, d, &r);
 	return r;
 }
+
+#ifdef ARCH_SOFT_SHIFT64
+/* shifts by 0..63 on the two 32-bit halves (gcc emits these calls at -Os) */
+uint64_t __lshrdi3(uint64_t v, int n);
+uint64_t __ashldi3(uint64_t v, int n);
+int64_t __ashrdi3(int64_t v, int n);
+
+uint64_t __ashldi3(uint64_t v, int n)
+{
+	uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
+
+	if (n >= 32) {
+		hi = lo << (n - 32);
+		lo = 0;
+	} else if (n) {
+		hi = (hi << n) | (lo >> (32 - n));
+		lo <<= n;
+	}
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* arithmetic: the sign fills from the left (>> of a negative int32_t does so in gcc) */
+int64_t __ashrdi3(int64_t v, int n)
+{
+	int32_t hi = (int32_t)(v >> 32);
+	uint32_t lo = (uint32_t)v;
+
+	if (n >= 32) {
+		lo = (uint32_t)(hi >> (n - 32));
+		hi >>= 31;
+	} else if (n) {
+		lo = (lo >> n) | ((uint32_t)hi << (32 - n));
+		hi >>= n;
+	}
+	return (int64_t)((uint64_t)(uint32_t)hi << 32 | lo);
+}
+
+uint64_t __lshrdi3(uint64_t v, int n)
+{
+	uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
+
+	if (n >= 32) {
+		lo = hi >> (n - 32);
+		hi = 0;
+	} else if (n) {
+		lo = (lo >> n) | (hi << (32 - n));
+		hi >>= n;
+	}
+	return (uint64_t)hi << 32 | lo;
+}
+#endif
 
 #endif

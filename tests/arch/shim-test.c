@@ -297,6 +297,42 @@ static void test_div64(void)
 	EQ("32-bit path %", n % d, 3);
 }
 
+/* 64-bit >> by a variable count (on MIPS, gcc calls __lshrdi3 for it at -Os: div64.c's);
+ * each half and the boundary counts, through the operator and, where the shim has it, the
+ * helper itself */
+#ifdef ARCH_SOFT_SHIFT64
+uint64_t __lshrdi3(uint64_t v, int n);
+uint64_t __ashldi3(uint64_t v, int n);
+int64_t __ashrdi3(int64_t v, int n);
+#endif
+static void test_shift64(void)
+{
+	/* expected values: Python's x >> n, (x << n) & (2**64 - 1), and >> of x - 2**64 */
+	static const struct { int n; uint64_t shr, shl, sar; } v[] = {
+		{ 0, 0xfedcba9876543210ull, 0xfedcba9876543210ull, 0xfedcba9876543210ull },
+		{ 1, 0x7f6e5d4c3b2a1908ull, 0xfdb97530eca86420ull, 0xff6e5d4c3b2a1908ull },
+		{ 4, 0x0fedcba987654321ull, 0xedcba98765432100ull, 0xffedcba987654321ull },
+		{ 31, 0x1fdb97530ull, 0x3b2a190800000000ull, 0xfffffffffdb97530ull },
+		{ 32, 0xfedcba98ull, 0x7654321000000000ull, 0xfffffffffedcba98ull },
+		{ 33, 0x7f6e5d4cull, 0xeca8642000000000ull, 0xffffffffff6e5d4cull },
+		{ 63, 1, 0, 0xffffffffffffffffull },
+	};
+	volatile uint64_t x = 0xfedcba9876543210ull;
+
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		volatile int n = v[i].n;
+
+		EQ("u64 >> n", x >> n == v[i].shr, 1);
+		EQ("u64 << n", x << n == v[i].shl, 1);
+		EQ("i64 >> n", (uint64_t)((int64_t)x >> n) == v[i].sar, 1);
+#ifdef ARCH_SOFT_SHIFT64
+		EQ("__lshrdi3", __lshrdi3(x, n) == v[i].shr, 1);
+		EQ("__ashldi3", __ashldi3(x, n) == v[i].shl, 1);
+		EQ("__ashrdi3", (uint64_t)__ashrdi3((int64_t)x, n) == v[i].sar, 1);
+#endif
+	}
+}
+
 /* 32-bit / and %: the CPU's divide, or on ARMv7-A without one the EABI helpers of
  * libc-shim/common/div64.c: edges (0, 1, equal, the top bit); signs and generated pairs
  * below. */
@@ -401,6 +437,7 @@ void test_shim(const struct test_env *e)
 		test_file();
 	test_strerror();
 	test_div64();
+	test_shift64();
 	test_div32();
 	test_div_signs();
 	test_div_pairs();
