@@ -195,9 +195,17 @@ endif
 libgcc = $(shell $(CC) -print-libgcc-file-name)
 gcc-include = $(shell $(CC) -print-file-name=include)
 
+# A -mcpu= from a toolchain wrapper or CFLAGS names the core, and so its architecture: the
+# arch's -march would contradict it (Buildroot's armv7 wrapper: "switch '-mcpu=cortex-a9'
+# conflicts with switch '-march=armv7-a+fp'", an error with -Werror)
+arch-cflags := $(call qstrip,$(CONFIG_ARCH_CFLAGS))
+ifneq ($(filter -mcpu=%,$(CC) $(CFLAGS)),)
+  arch-cflags := $(filter-out -march=%,$(arch-cflags))
+endif
+
 TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) \
 	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
-	-fno-pie -fno-ident -DTP_VERSION='"$(VERSION)"' $(call qstrip,$(CONFIG_ARCH_CFLAGS)) \
+	-fno-pie -fno-ident -DTP_VERSION='"$(VERSION)"' $(arch-cflags) \
 	$(if $(CONFIG_ARCH_ARMV7),$(if $(CONFIG_ARCH_ARM_THUMB),-mthumb,-marm))
 TP_CFLAGS += $(if $(CONFIG_REC_LTO),-flto)
 TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-code \
@@ -208,6 +216,21 @@ TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-co
 # common page size, ld page-aligns the data segment in the file (x86: up to 4 KiB of padding);
 # with both off it keeps the segment's offset within the page (measured: x86_64 -1.8 KiB).
 static-ldflags := -static -nostdlib -Wl,-z,norelro -Wl,-z,common-page-size=16
+
+# Flags after the user's CFLAGS and LDFLAGS, for what a build system's hardening set cannot
+# mean here (tests/build/build-vars.sh replays Buildroot's and Yocto's). A static link stays
+# position-dependent: gcc's driver drops -pie when -static is given, so -fPIE -pie in CFLAGS
+# and LDFLAGS would only make the code bigger, with no ASLR for it (musl, stripped: x86_64
+# +1.5 KB, i386 +4.7, armv7 +3.5, aarch64 +1.3, mips +14.7). musl and freestanding never
+# apply RELRO in a static binary, so Yocto's -z relro would only pad it; freestanding has no
+# canary (x86 keeps it in TLS, which it never sets up): no stack protector there. musl
+# honours -fstack-protector (its libc.a has the canary) and ignores _FORTIFY_SOURCE, as
+# freestanding's headers do.
+no-relro := -Wl,-z,norelro
+TP_CFLAGS_LAST := $(if $(CONFIG_SHIM_FREESTANDING)$(CONFIG_SHIM_MUSL)$(CONFIG_SHIM_STATIC),-fno-pie) \
+	$(if $(CONFIG_SHIM_FREESTANDING),-fno-stack-protector)
+TP_LDFLAGS_LAST := $(if $(CONFIG_SHIM_FREESTANDING)$(CONFIG_SHIM_MUSL)$(CONFIG_SHIM_STATIC),-no-pie) \
+	$(if $(CONFIG_SHIM_FREESTANDING)$(CONFIG_SHIM_MUSL),$(no-relro))
 
 ifeq ($(CONFIG_SHIM_FREESTANDING),y)
   # -ffreestanding implies -fno-builtin, which makes every memcpy(&v, p, 8) and strlen("...")
@@ -266,7 +289,8 @@ recorder-obj := $(call src2obj,$(recorder-src))
 # Objects are rebuilt when the flags change (menuconfig, CFLAGS=, another CC): the flags of
 # the last build are kept in a stamp file that is rewritten only when they differ.
 flags-stamp := $(objtree)/include/config/flags
-flags-now := $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) $(link-pre) $(link-post)
+flags-now := $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_CFLAGS_LAST) $(TP_LDFLAGS) $(LDFLAGS) \
+	$(TP_LDFLAGS_LAST) $(link-pre) $(link-post)
 ifneq ($(build-goals),)
 ifneq ($(wildcard $(autoconf)),)
   ifneq ($(flags-now),$(file < $(flags-stamp)))
@@ -278,7 +302,7 @@ endif
 $(obj)/%.o: $(srctree)/%.c $(autoheader) $(flags-stamp)
 	$(quiet) CC $(patsubst $(srctree)/%,%,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_CFLAGS_LAST) -MMD -MP -c -o $@ $<
 
 # The compiler itself emits calls to memcpy/memset and the 64-bit division helpers, and libgcc
 # calls raise(): those must stay real global symbols, so their files are kept out of LTO.
@@ -302,7 +326,8 @@ $(filter-out $(mips16-off),$(recorder-obj) $(perfdata-obj) $(shim-obj)): TP_CFLA
 $(mips16-off) $(obj)/tests/%.o: TP_CFLAGS += -fno-lto
 endif
 
-link = $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_LDFLAGS) $(LDFLAGS) -o $@ $(link-pre) $(1) $(link-post)
+link = $(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_CFLAGS_LAST) $(TP_LDFLAGS) $(LDFLAGS) $(TP_LDFLAGS_LAST) \
+	-o $@ $(link-pre) $(1) $(link-post)
 
 $(objtree)/tinyperf: $(recorder-obj) $(perfdata-obj) $(shim-obj) $(flags-stamp)
 	$(quiet) LD $(patsubst $(srctree)/%,%,$@)
@@ -322,7 +347,7 @@ $(obj)/pack/tinyperf.xz: $(objtree)/tinyperf.stripped $(autoheader)
 
 $(obj)/pack/payload.o: $(srctree)/recorder/pack/payload.S $(obj)/pack/tinyperf.xz
 	$(quiet) AS $(patsubst $(srctree)/%,%,$<)
-	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) -DTP_PAYLOAD='"$(obj)/pack/tinyperf.xz"' \
+	$(Q)$(CC) $(TP_CFLAGS) $(CFLAGS) $(TP_CFLAGS_LAST) -DTP_PAYLOAD='"$(obj)/pack/tinyperf.xz"' \
 		-DTP_PAYLOAD_SIZE=$$(stat -c %s $(objtree)/tinyperf.stripped) -c -o $@ $<
 
 $(objtree)/tinyperf.packed: $(call src2obj,$(addprefix $(srctree)/recorder/,$(pack-y))) \

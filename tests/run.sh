@@ -92,7 +92,8 @@ part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "layers: include rules of each folder, no cycle, no file over 600 lines" \
 	python3 "$src/tests/build/layers.py" "$src"
-part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install" "$src/tests/build/build-vars.sh"
+part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install; Buildroot's and Yocto's sets, as nobody" \
+	"$src/tests/build/build-vars.sh"
 part "packaging: Buildroot options and PACKAGECONFIG = Kconfig symbols, hashes, BitBake syntax" \
 	python3 "$src/tests/build/packaging.py" "$src"
 part "make dist: reproducible, every tracked file, dist-hashes, the tarball builds" \

@@ -2,12 +2,17 @@
 # The build honours what Buildroot and Yocto pass: CC/CFLAGS/LDFLAGS from the command line and
 # from the environment (mandatory flags kept apart), V=1, O= (the source tree stays clean),
 # install with DESTDIR/PREFIX (unstripped) and install-strip, savedefconfig into O=, and with
-# CONFIG_REC_PACK the packed recorder installed.
+# CONFIG_REC_PACK the packed recorder installed. Then Buildroot's and Yocto's exact sets of
+# CC/CFLAGS/LDFLAGS on every target at every -O level, every libc variant and the host tools,
+# as nobody, out of tree, with no dpkg/apt-get and with either Kconfig engine (hardening.sh
+# says which cells and why: 46 recorder builds and the host tools). BUILD_VARS_FULL=1: the
+# whole cross product (180 recorder builds).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 T_NAME=build-vars
 . "$src/tests/lib.sh"
 tmp=$(mktemp -d)
+chmod 755 "$tmp"	# the builds as nobody write below it
 trap 'rm -rf "$tmp"' EXIT
 export TP_DL_DIR="${TP_DL_DIR:-$src/out/dl}"
 m() { make -s -C "$src" O="$tmp/o" "$@"; }
@@ -57,7 +62,13 @@ if cmp -s "$tmp/root3/usr/bin/tinyperf" "$tmp/o/tinyperf.packed" &&
 else
 	fail "REC_PACK=y install: $(ls -l "$tmp/root3/usr/bin" "$tmp/o" 2>&1 | tr '\n' ' ' | head -c 300)"
 fi
+
+. "$src/tests/build/hardening.sh"
+hv_start=$(date +%s)
+hv_matrix
+echo "build variables: Buildroot/Yocto matrix took $(($(date +%s) - hv_start)) s"
+
 after=$(cd "$src" && git status --porcelain --ignored 2>/dev/null | grep '^[?!][?!] ' | grep -v ' out/' | sort)
-expect_eq "an O= build leaves the source tree as it was" "$before" "$after"
+expect_eq "the O= builds leave the source tree as it was" "$before" "$after"
 
 done_tests
