@@ -120,6 +120,21 @@ if [ $embed = 1 ]; then
 	row "  own CPU with --no-embed-symbols (s)" "${t% *}" "" "" "<= 0.1 s (20 s)"
 fi
 
+# 3b. own CPU in dwarf mode (CONFIG_REC_CALLGRAPH_DWARF): the user registers and 8 KiB of
+# stack per sample, -a at 1 kHz for 10 s while a program built without frame pointers spins
+# (in the background, so the CPU measured is the recorder's and sleep's alone)
+if "$tp" record --help 2>&1 | grep -q -e '--call-graph'; then
+	"$wl/nofp" 60 40 &
+	spin=$!
+	t=$(cpu_rss "$tp" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/a.data" -- sleep 10)
+	ts=$(perf script -i "$work/a.data" -F tid 2>/dev/null | grep -c .)
+	p=$(cpu_rss "$perf" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/b.data" -- sleep 10)
+	ps=$(perf script -i "$work/b.data" -F tid 2>/dev/null | grep -c .)
+	kill "$spin" 2>/dev/null; wait "$spin" 2>/dev/null || true
+	row "-a --call-graph dwarf,8192 -F 1000, 10 s: own CPU (s)" "${t% *}" "${p% *}" "$(ratio "${t% *}" "${p% *}")" "<= 1/3 of perf's"
+	row "  samples" "$ts" "$ps" "$(ratio "$ts" "$ps")" ""
+fi
+
 # 4. short-lived children at 1 kHz, per-task: samples caught vs CPU time x frequency
 for tool in tp perf; do
 	if [ $tool = tp ]; then cmd=$tp; else cmd=$perf; fi
