@@ -155,19 +155,20 @@ static int targets(struct stat *s, struct runner *r)
 	else
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
 	s->cpus = cpus;
-	s->nr_slots = s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
+	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
 	/* one mapping: now and prev counts, the printed values, -r's history (8-byte items
 	 * first), then the fds */
 	nv = s->spec.nr * s->nr_slots;
 	r->nr_fds = (size_t)s->spec.nr * r->nr_tasks * r->nr_cpus;
 	r->now = zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
-			      s->o.repeat * sizeof(uint64_t)) + r->nr_fds * sizeof(int));
+			      (STAT_EXTRA ? s->o.repeat : 1) * sizeof(uint64_t)) +
+			r->nr_fds * sizeof(int));
 	if (!r->now)
 		return rec_fail("out of memory for %zu counters", r->nr_fds), 255;
 	r->prev = r->now + nv;
 	s->vals = (struct stat_val *)(r->prev + nv);
 	r->hist = (uint64_t *)(s->vals + nv);
-	r->fds = (int *)(r->hist + (size_t)s->o.repeat * nv);
+	r->fds = (int *)(r->hist + (size_t)(STAT_EXTRA ? s->o.repeat : 1) * nv);
 	return 0;
 }
 
@@ -322,7 +323,7 @@ static void nap(uint64_t ns)
 static int run(struct stat *s, struct runner *r)
 {
 	bool cmd = s->o.argv != NULL, on_exec = cmd && !s->o.system_wide;
-	uint64_t ival = (uint64_t)s->o.interval_ms * 1000000, t0, next;
+	uint64_t ival = STAT_EXTRA ? (uint64_t)s->o.interval_ms * 1000000 : 0, t0, next;
 	unsigned block = 0;
 	int e;
 
@@ -462,17 +463,19 @@ int cmd_stat(int argc, char **argv)
 	for (unsigned i = 0; i < sizeof(sigs); i++)
 		sys_signal(sigs[i], on_signal, 0);
 	nv = s->spec.nr * s->nr_slots;
-	for (unsigned k = 0; k < s->o.repeat; k++) {
+	for (unsigned k = 0; k < (STAT_EXTRA ? s->o.repeat : 1); k++) {
 		e = run(s, &r);
 		if (e)
 			return e;
-		if (k == 0 && !s->o.nr_events && !s->o.sep && s->unsupported[4] && s->unsupported[5] &&
-		    s->unsupported[6] && s->unsupported[7])
+		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->unsupported[4] &&
+		    s->unsupported[5] && s->unsupported[6] && s->unsupported[7])
 			rec_warn("no hardware counters here (no PMU): cycles, instructions, branches "
 				 "and branch-misses are not supported");
-		if (s->o.interval_ms)
+		if (STAT_EXTRA && s->o.interval_ms)
 			break;
 		values(s, &r, false);
+		if (!STAT_EXTRA)
+			break;
 		walls[k] = s->wall_ns;
 		for (unsigned i = 0; i < nv; i++) {
 			r.hist[(size_t)k * nv + i] = s->vals[i].val;
@@ -480,18 +483,20 @@ int cmd_stat(int argc, char **argv)
 			r.prev[i].run += s->vals[i].run;
 		}
 	}
-	if (!s->o.interval_ms) {
-		for (unsigned i = 0; i < nv; i++) {
-			struct stat_val *v = &s->vals[i];
-			uint64_t sd;
+	if (!(STAT_EXTRA && s->o.interval_ms)) {
+		if (STAT_EXTRA) {
+			for (unsigned i = 0; i < nv; i++) {
+				struct stat_val *v = &s->vals[i];
+				uint64_t sd;
 
-			v->val = spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
-			v->ena = r.prev[i].ena;
-			v->run = r.prev[i].run;
-			v->counted = v->run && v->ena;
+				v->val = spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
+				v->ena = r.prev[i].ena;
+				v->run = r.prev[i].run;
+				v->counted = v->run && v->ena;
+			}
+			s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);
 		}
-		s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);
-		s->show_ru = s->o.argv && !s->o.system_wide && s->o.repeat == 1;
+		s->show_ru = s->o.argv && !s->o.system_wide && !(STAT_EXTRA && s->o.repeat != 1);
 		if (r.term_sig)
 			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);
 		stat__print(s, 0);

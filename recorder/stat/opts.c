@@ -13,12 +13,14 @@ static const char valued[] = "eCptIrx";
 
 static void usage(void)
 {
-	tp_dprintf(1, "usage: tinyperf stat [-e EV,...] [-a] [-C LIST] [-p PIDS|-t TIDS] [-I MS] "
-		   "[-r N]\n                     [-x SEP] [-A|--per-cpu] [--] [COMMAND [ARGS]]\n%s",
-		   !IS_ENABLED(CONFIG_REC_HELP) ? "" :
-		   "Count events as perf stat (long options: --event --all-cpus --cpu --pid\n"
-		   "--tid --interval-print --repeat --field-separator --no-aggr); counts on stderr,\n"
-		   "the command's exit status. Default events: perf's; see 'tinyperf list'.\n");
+	tp_dprintf(1, "usage: tinyperf stat [-e EV,...] [-a] [-C LIST] [-p PIDS|-t TIDS]%s"
+		   " [--] [COMMAND [ARGS]]\n", STAT_EXTRA ? " [-I MS] [-r N]\n"
+		   "                     [-x SEP] [-A|--per-cpu]" : "");
+	if (IS_ENABLED(CONFIG_REC_HELP))
+		tp_dprintf(1, "Count events as perf stat (long options: --event --all-cpus --cpu --pid\n"
+			   "--tid%s); counts on stderr,\nthe command's exit status. Default events: "
+			   "perf's; see 'tinyperf list'.\n", STAT_EXTRA ? " --interval-print --repeat "
+			   "--field-separator --no-aggr" : "");
 }
 
 /* a value to o: 0, or -1 when it does not parse */
@@ -33,12 +35,20 @@ static int apply(struct stat_opts *o, char c, const char *v)
 		o->events[o->nr_events++] = v;
 		return 0;
 	case 'a': o->system_wide = true; return 0;
-	case 'A': o->per_cpu = true; return 0;
 	case 'C': o->cpu_list = v; return 0;
-	case 'x': o->sep = v; return 0;
 	case 'p': o->pid_list = v; break;
 	case 't': o->tid_list = v; break;
-	default:	/* I, r */
+	default:	/* A, x, I, r (CONFIG_REC_STAT_EXTRA) */
+		if (!STAT_EXTRA)
+			return -1;
+		if (c == 'A') {
+			o->per_cpu = true;
+			return 0;
+		}
+		if (c == 'x') {
+			o->sep = v;
+			return 0;
+		}
 		if (tp_parse_uint(v, &n) || n < (c == 'I' ? 10u : 1u) || n > STAT_MAX_RUNS * (c == 'I' ? 3600u : 1u))
 			return -1;
 		if (c == 'I')
@@ -89,7 +99,7 @@ int stat_opts__parse(struct stat_opts *o, int argc, char **argv)
 			p++;
 		}
 		for (;;) {	/* c, then the bundled letters after it */
-			if (!c || !strchr("eaACptIrxh", c))
+			if (!c || !strchr(STAT_EXTRA ? "eaACptIrxh" : "eaCpth", c))
 				goto bad;
 			if (c == 'h') {
 				usage();
@@ -119,12 +129,12 @@ int stat_opts__parse(struct stat_opts *o, int argc, char **argv)
 	if (!o->argv && !o->system_wide && !o->nr_ids)
 		goto bad;
 	what = "-A/--per-cpu needs -a or -C (as perf)";
-	if (o->per_cpu && !o->system_wide)
+	if (STAT_EXTRA && o->per_cpu && !o->system_wide)
 		goto bad;
-	what = "-p/-t take no command; -r needs one, and no -I";
-	if (o->argv ? o->nr_ids : o->repeat > 1)
+	what = STAT_EXTRA ? "-p/-t take no command; -r needs one, and no -I" : "-p/-t take no command";
+	if (o->argv ? o->nr_ids : STAT_EXTRA && o->repeat > 1)
 		goto bad;
-	if (o->interval_ms && o->repeat > 1)
+	if (STAT_EXTRA && o->interval_ms && o->repeat > 1)
 		goto bad;
 	return 0;
 bad:

@@ -131,7 +131,7 @@ static void noise(struct pr *p, const struct stat_val *v)
 {
 	char pct[16];
 
-	if (p->s->o.repeat <= 1)
+	if (!STAT_EXTRA || p->s->o.repeat <= 1)
 		return;
 	fixed(pct, sizeof(pct), v->noise, 2);
 	if (p->csv)
@@ -155,10 +155,10 @@ static void prefix(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
 
-	if (s->o.interval_ms)
+	if (STAT_EXTRA && s->o.interval_ms)
 		tp_out__printf(&p->out, "%6llu.%09u%s", (unsigned long long)(s->ts_ns / 1000000000),
 			       (unsigned)(s->ts_ns % 1000000000), p->sep);
-	if (s->o.per_cpu)
+	if (STAT_EXTRA && s->o.per_cpu)
 		tp_out__printf(&p->out, "CPU%-*d%s", p->csv ? 0 : 7, s->cpus[slot], p->sep);
 }
 
@@ -216,7 +216,7 @@ static void header(struct pr *p, unsigned block)
 {
 	const struct stat_opts *o = &p->s->o;
 
-	if (o->interval_ms) {
+	if (STAT_EXTRA && o->interval_ms) {
 		if (!p->csv && block % 25 == 0)
 			put(p, o->per_cpu ? "#           time CPU                    counts unit events\n"
 					  : "#           time             counts unit events\n");
@@ -237,7 +237,7 @@ static void header(struct pr *p, unsigned block)
 		for (int i = 0; i < o->argc; i++)
 			tp_out__printf(&p->out, "%s%s", i ? " " : "'", o->argv[i]);
 	put(p, "'");
-	if (o->repeat > 1)
+	if (STAT_EXTRA && o->repeat > 1)
 		tp_out__printf(&p->out, " (%u runs)", o->repeat);
 	put(p, ":\n\n");
 }
@@ -257,7 +257,7 @@ static void footer(struct pr *p)
 	char num[32], sd[32];
 
 	put(p, "\n");
-	if (s->o.repeat <= 1) {
+	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		fixed(num, sizeof(num), s->wall_ns, 9);
 		tp_out__printf(&p->out, " %17s seconds time elapsed", num);
 		if (s->show_ru) {
@@ -291,7 +291,7 @@ void stat__print(const struct stat *s, unsigned block)
 
 	memset(&p, 0, sizeof(p));
 	p.s = s;
-	p.csv = s->o.sep != NULL;
+	p.csv = STAT_EXTRA && s->o.sep != NULL;
 	p.sep = p.csv ? s->o.sep : " ";
 	tp_out__init(&p.out, 2, buf, sizeof(buf));
 	header(&p, block);
@@ -301,7 +301,7 @@ void stat__print(const struct stat *s, unsigned block)
 			slot_stats(&p, slot);
 			line(&p, ev, slot);
 		}
-	if (!s->o.interval_ms && !p.csv)
+	if (!(STAT_EXTRA && s->o.interval_ms) && !p.csv)
 		footer(&p);
 	tp_out__flush(&p.out);
 }

@@ -12,6 +12,8 @@
 #define STAT_MAX_IDS 64
 #define STAT_MAX_RUNS 1024
 #define STAT_EXIT_USAGE 129	/* perf's for a bad option or event */
+/* -I, -r, -x, -A (CONFIG_REC_STAT_EXTRA): without it their code folds away */
+#define STAT_EXTRA IS_ENABLED(CONFIG_REC_STAT_EXTRA)
 
 struct stat_opts {
 	const char *events[16];         /* -e arguments */
