@@ -22,6 +22,7 @@ struct evsel {
 	bool has_period;        /* period= or freq= given in the spec */
 	uint16_t stack_size;    /* stack-size=N (dwarf), 0: --call-graph's or the default */
 	bool is_default;        /* the implicit default event (may fall back to cpu-clock) */
+	bool unsupported;       /* not opened: this kernel or CPU lacks it (EVL_MAY_LACK) */
 	uint64_t *ids;          /* one per fd, from PERF_EVENT_IOC_ID */
 	unsigned nr_ids;
 };

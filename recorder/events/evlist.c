@@ -79,7 +79,7 @@ static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
 }
 
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
-		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm)
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, unsigned how)
 {
 	size_t nfds = (size_t)spec->nr * nr_tasks * nr_cpus;
 	size_t bytes = TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
@@ -113,8 +113,15 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 
 				if (fd == -TP_ESRCH && tasks[t] >= 0)
 					continue;   /* the thread exited meanwhile */
+				if ((how & EVL_MAY_LACK) && !t && !c &&
+				    (fd == -TP_ENOENT || fd == -TP_EOPNOTSUPP || fd == -TP_ENODEV ||
+				     fd == -TP_EINVAL || fd == -TP_ENOSYS || fd == -TP_ENXIO)) {
+					e->unsupported = true;
+					slot += (size_t)nr_tasks * nr_cpus;
+					goto next;
+				}
 				if (fd < 0) {
-					if (!quiet_perm || (fd != -TP_EACCES && fd != -TP_EPERM))
+					if (!(how & EVL_QUIET_PERM) || (fd != -TP_EACCES && fd != -TP_EPERM))
 						evlist__explain(e, fd, tasks[t]);
 					evlist__close(el);
 					return (int)fd;
@@ -124,6 +131,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 					e->nr_ids++;
 			}
 		}
+next:
 		ids += e->nr_ids;
 	}
 	return 0;

@@ -27,10 +27,14 @@ struct evlist {
 	struct ring rings[REC_MAX_CPUS];	/* last: the fields above stay near (armv7, MIPS) */
 };
 
-/* Open every event. 0, or -errno after printing why, what to do included (rec_fail); with
- * quiet_perm, EACCES and EPERM unprinted: the caller has another way to try. */
+/* how evlist__open takes an event that does not open: EVL_QUIET_PERM leaves EACCES and
+ * EPERM unprinted (the caller has another way to try); EVL_MAY_LACK marks an event this
+ * kernel or CPU lacks (evsel.unsupported, its fds -1) and goes on, as perf stat does */
+enum { EVL_QUIET_PERM = 1, EVL_MAY_LACK = 2 };
+
+/* Open every event. 0, or -errno after printing why, what to do included (rec_fail). */
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
-		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, bool quiet_perm);
+		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, unsigned how);
 /* why e did not open on task (-1: every task), as one line (rec_fail): what to do, and
  * for EACCES/EPERM perf_event_paranoid's value and the setting that allows it */
 void evlist__explain(const struct evsel *e, long err, int task);

@@ -452,7 +452,7 @@ int cmd_record(int argc, char **argv)
 	int e;
 
 	r->envp = tp_environ;	/* rec starts zeroed, as static storage: one run per process */
-	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err));
+	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err), false);
 	if (e < 0) {	/* an error: it and where the usage is, so the error stays in sight */
 		rec_fail("%s", err);
 		tp_dprintf(2, "see 'tinyperf record --help'\n");

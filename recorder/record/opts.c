@@ -1,4 +1,5 @@
-/* Option parsing for 'record': short options may be bundled or take their value attached
+/* Option parsing for 'record' and 'stat' (one table, each command refusing the other's
+ * options as unknown): short options may be bundled or take their value attached
  * (-aF999, -F 999), long ones take "=value" or the next argument; parsing stops at "--" or at
  * the first word that is not an option (the command), as perf does. */
 #include "libc-shim/shim.h"
@@ -34,7 +35,19 @@ enum { O_FLAG, O_STR, O_U64, O_SECS, O_PIDS, O_PAGES, O_OPTVAL /* long only: --x
 	X(SWITCH, "switch-output", 0, O_OPTVAL) \
 	X(CALLGRAPH, "call-graph", 0, O_STR) \
 	X(MAXFILES, "switch-max-files", 0, O_U64) \
-	X(HELP, "help", 'h', O_FLAG)
+	X(HELP, "help", 'h', O_FLAG) \
+	X(PERCPU, STATX("per-cpu"), 'A', O_FLAG) \
+	X(NOAGGR, STATX("no-aggr"), 0, O_FLAG) \
+	X(INTERVAL, STATX("interval-print"), 'I', O_U64) \
+	X(REPEAT, STATX("repeat"), 'r', O_U64) \
+	X(SEP, STATX("field-separator"), 'x', O_STR)
+/* stat's own options (-A/--per-cpu/--no-aggr, -I, -r, -x: CONFIG_REC_STAT_EXTRA); their
+ * long names are left out of builds without them */
+#ifdef CONFIG_REC_STAT_EXTRA
+#define STATX(name) name
+#else
+#define STATX(name) ""
+#endif
 #define FIELD(f, l, s, k) F_##f,
 #define LONG(f, l, s, k) l "\0"
 #define SHORT(f, l, s, k) s,
@@ -52,7 +65,13 @@ static const uint8_t kinds[NR_OPTS] = { OPT_LIST(KIND) };
 	     (IS_ENABLED(CONFIG_REC_STREAMS) ? 0 : 1u << F_RETRY | 1u << F_COALESCE) |		\
 	     (IS_ENABLED(CONFIG_REC_EMBED_SYMBOLS) ? 0 : 1u << F_NOEMBED) |			\
 	     (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) ? 0 : 1u << F_CALLGRAPH) |			\
-	     (IS_ENABLED(CONFIG_REC_FLIGHT) ? 0 : 1u << F_OVERWRITE | 1u << F_SWITCH | 1u << F_MAXFILES))
+	     (IS_ENABLED(CONFIG_REC_FLIGHT) ? 0 : 1u << F_OVERWRITE | 1u << F_SWITCH | 1u << F_MAXFILES) | \
+	     (IS_ENABLED(CONFIG_REC_STAT_EXTRA) ? 0 : STAT_ONLY))
+/* what each command takes */
+#define STAT_ONLY (1u << F_PERCPU | 1u << F_NOAGGR | 1u << F_INTERVAL | 1u << F_REPEAT | 1u << F_SEP)
+#define STAT_OPTS (STAT_ONLY | 1u << F_EVENT | 1u << F_ALL | 1u << F_CPU | 1u << F_PID | \
+		   1u << F_TID | 1u << F_HELP)
+_Static_assert(NR_OPTS <= 32, "the option masks are 32 bits");
 
 /* --help: "usage:", then the option lines: "  ", the option padded to 21 columns, its text.
  * A block of lines is L(OPTION, TEXT)... "\0" (the padding made by the format, not stored:
@@ -201,6 +220,20 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 			o->stack_size = 0;
 		return 0;
 	case F_VERB: o->verbose++; return 0;
+	case F_PERCPU:
+	case F_NOAGGR:
+		LEFT_OUT(F_PERCPU);
+		o->per_cpu = true;
+		return 0;
+	case F_INTERVAL:
+	case F_REPEAT:	/* 10 ms..1 h; 1..REC_MAX_RUNS runs */
+		LEFT_OUT(F_REPEAT);
+		if (tp_parse_u64(val, 10, &v) || (f == F_INTERVAL ? v - 10 > 3600000 - 10 :
+							       v - 1 >= REC_MAX_RUNS))
+			return -TP_EINVAL;
+		*(f == F_INTERVAL ? &o->interval_ms : &o->repeat) = (unsigned)v;
+		return 0;
+	case F_SEP: LEFT_OUT(F_SEP); o->sep = val; return 0;
 	case F_RETRY:
 		LEFT_OUT(F_RETRY);
 		if (tp_parse_u64(val, 10, &v) || v > 1000000)
@@ -243,8 +276,11 @@ static unsigned find_long(const char *s, size_t n)
 	return f;
 }
 
-int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen)
+int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen,
+		    bool stat)
 {
+	uint32_t refuse = IS_ENABLED(CONFIG_REC_STAT) && stat ? ~(uint32_t)STAT_OPTS : STAT_ONLY;
+
 	const char *msg, *p = NULL;
 	int i, r, nl = 0;
 
@@ -273,7 +309,7 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 			nl = !lng ? 1 : eq ? (int)(eq - p) : (int)strlen(p);
 			f = lng ? find_long(p + 1, (size_t)nl - 1) : find_short(*p);
 
-			if (f == NR_OPTS) {
+			if (f == NR_OPTS || refuse & 1u << f) {
 				nl = lng ? (int)strlen(p) : 1;
 				msg = "unknown option '-%.*s'";
 				goto fail;
@@ -310,7 +346,7 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 		o->argv = argv + i;
 	if (o->cpu_list)	/* -C: -a on those CPUs */
 		o->system_wide = true;
-	msg = "nothing to record: give a command, -p PID, -t TID, -a or -C";
+	msg = "nothing to watch: give a command, -p PID, -t TID, -a or -C";
 	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids)
 		goto fail;
 	msg = "-p/-t and a command exclude each other";

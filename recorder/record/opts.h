@@ -6,6 +6,7 @@
 
 #define REC_MAX_EVENT_SPECS 32
 #define REC_MAX_PIDS 64
+#define REC_MAX_RUNS 1024	/* stat -r */
 
 struct rec_opts {
 	uint64_t sample;        /* -F HZ, or -c N if by_period: the last one given */
@@ -37,6 +38,10 @@ struct rec_opts {
 	const char *switch_output; /* --switch-output[=signal|SIZE|TIME] (recorder/out/flight.c) */
 	unsigned switch_max_files; /* --switch-max-files N, 0: keep all */
 	int verbose;            /* -v */
+	bool per_cpu;           /* stat -A, --per-cpu, --no-aggr */
+	unsigned interval_ms;   /* stat -I */
+	unsigned repeat;        /* stat -r, 0 without */
+	const char *sep;        /* stat -x */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */
 	/* the tables last: the fields above stay within Thumb-2 short load offsets */
 	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */
@@ -44,8 +49,10 @@ struct rec_opts {
 	int tids[REC_MAX_PIDS]; /* -t */
 };
 
-/* 0, or -EINVAL with a one-line message in err; 1 when -h was asked (usage printed) */
-int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen);
+/* 0, or -EINVAL with a one-line message in err; 1 when -h was asked. stat: its options
+ * (the others refused as unknown), else record's. */
+int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t errlen,
+		    bool stat);
 void rec_opts__usage(int fd);
 
 #endif

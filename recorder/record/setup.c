@@ -87,7 +87,7 @@ static uint32_t fill_attrs(struct record *r)
 	return stack;
 }
 
-static int add_tasks_of(struct record *r, int pid)
+int rec_tasks_of(int pid, int *tasks, unsigned *nr)
 {
 	static uint64_t buf[256];	/* u64 in the frame make i386 realign it (and reach every
 					 * local through 4-byte %ebp offsets) */
@@ -105,18 +105,17 @@ static int add_tasks_of(struct record *r, int pid)
 	while ((name = tp_dir__next(&d))) {
 		if (tp_parse_uint(name, &tid))
 			continue;	/* "." and ".." */
-		if (r->nr_tasks >= REC_MAX_TASKS) {
+		if (*nr >= REC_MAX_TASKS) {
 			sys_close(d.fd);
 			return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
 		}
-		r->tasks[r->nr_tasks++] = (int)tid;
+		tasks[(*nr)++] = (int)tid;
 	}
 	sys_close(d.fd);
 	return 0;
 }
 
-/* "0-3,8" -> cpus[]; the count, or -errno */
-static int cpus_from_list(const char *list, int *cpus, unsigned max)
+int rec_cpus_from_list(const char *list, int *cpus, unsigned max)
 {
 	static uint64_t mask[REC_MAX_CPUS / 64];	/* cleared by cpulist__parse; static: see
 						 * rec_open_output's wa[] */
@@ -137,9 +136,9 @@ static int choose_target(struct record *r)
 	unsigned k;
 
 	if (r->o.cpu_list)
-		n = cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
+		n = rec_cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
 	else if (tp_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
-		n = cpus_from_list(online, r->cpus, REC_MAX_CPUS);
+		n = rec_cpus_from_list(online, r->cpus, REC_MAX_CPUS);
 	if (n <= 0)
 		return rec_fail(r->o.cpu_list ? "bad CPU list '%s': give e.g. 0-3,6" :
 			    "cannot read the online CPUs%s", r->o.cpu_list ? r->o.cpu_list : "");
@@ -147,7 +146,7 @@ static int choose_target(struct record *r)
 	if (!r->o.system_wide && (r->o.nr_pids || r->o.nr_tids)) {
 		r->target = REC_TASKS;
 		for (unsigned i = 0; i < r->o.nr_pids; i++)
-			if (add_tasks_of(r, r->o.pids[i]))
+			if (rec_tasks_of(r->o.pids[i], r->tasks, &r->nr_tasks))
 				return 1;
 		/* then the -t threads, as many as fit */
 		k = TP_MIN(r->o.nr_tids, REC_MAX_TASKS - r->nr_tasks);
@@ -179,7 +178,7 @@ static int open_events(struct record *r)
 					"bytes (--call-graph dwarf): raise -m", r->o.mmap_pages,
 					(unsigned)stack);
 		e = evlist__open(&r->el, &r->spec, r->tasks, r->nr_tasks, r->cpus, r->nr_cpus,
-				 r->target == REC_TREE);
+				 r->target == REC_TREE ? EVL_QUIET_PERM : 0);
 		if ((e != -TP_EACCES && e != -TP_EPERM) || r->target != REC_TREE)
 			break;
 		/* not allowed to watch whole CPUs: inherited per-task events, as perf does

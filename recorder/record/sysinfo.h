@@ -12,6 +12,12 @@
  * = highest CPU + 1, set on success only. -TP_EINVAL on bad syntax ("3-1", "1,,2", "x"). */
 int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top);
 
+/* the CPUs of a list ("0-3,8") into cpus[] (setup.c): how many, or -errno */
+int rec_cpus_from_list(const char *list, int *cpus, unsigned max);
+/* the threads of process pid appended to tasks[*nr], at most REC_MAX_TASKS (setup.c): 0, or
+ * 1 after a one-line error (rec_fail) */
+int rec_tasks_of(int pid, int *tasks, unsigned *nr);
+
 /* NRCPUS as perf writes it: avail = highest present CPU + 1 (/sys/devices/system/cpu/present,
  * else possible), online = CPUs online. 0 or -errno. */
 int sysinfo__nrcpus(uint32_t *avail, uint32_t *online);

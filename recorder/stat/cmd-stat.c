@@ -16,14 +16,13 @@
 static struct stat st;		/* static: large (the event list), one run per process */
 static int cpus[REC_MAX_CPUS];
 static int tasks[REC_MAX_TASKS];
+static struct evlist el;	/* the fds: [event][task][cpu] */
 static volatile int got_signal;
 
 struct counts { uint64_t val, ena, run; };
 
 struct runner {
 	unsigned nr_cpus, nr_tasks;
-	int *fds;			/* [event][task][cpu] */
-	size_t nr_fds;
 	struct counts *now, *prev;	/* [event][slot], summed over the slot's fds */
 	uint64_t *hist;			/* -r: [run][event][slot] scaled counts */
 	struct workload wl;
@@ -96,149 +95,64 @@ static int events(struct stat *s)
 	return 0;
 }
 
-/* the threads of process pid into tasks[] */
-static int threads_of(struct runner *r, int pid)
-{
-	static uint64_t buf[256];
-	char path[40];
-	struct tp_dir d;
-	const char *name;
-	unsigned tid;
-	int e;
-
-	tp_snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	e = tp_dir__open(&d, path, buf, sizeof(buf));
-	if (e)
-		return rec_fail("no process %d: %s", pid, tp_strerror(e)), 255;
-	while ((name = tp_dir__next(&d)))
-		if (!tp_parse_uint(name, &tid) && r->nr_tasks < REC_MAX_TASKS)
-			tasks[r->nr_tasks++] = (int)tid;
-	sys_close(d.fd);
-	return 0;
-}
-
 static int targets(struct stat *s, struct runner *r)
 {
-	static uint64_t mask[REC_MAX_CPUS / 64];
 	static char online[256];
 	const char *list = s->o.cpu_list;
+	int n = 1;
 	size_t nv;
 
-	r->nr_cpus = 0;
+	cpus[0] = -1;
 	if (!list && s->o.system_wide && tp_read_file("/sys/devices/system/cpu/online", online,
 						      sizeof(online)) > 0)
 		list = online;
-	if (list) {
-		if (cpulist__parse(list, mask, REC_MAX_CPUS, NULL) <= 0)
-			return rec_fail("bad CPU list '%s': give e.g. 0-3,6", list), STAT_EXIT_USAGE;
-		for (unsigned c = 0; c < REC_MAX_CPUS; c++)
-			if (*tp_bit_byte(mask, c) & TP_BIT_MASK(c))
-				cpus[r->nr_cpus++] = (int)c;
-	} else if (s->o.system_wide) {
+	if (list && (n = rec_cpus_from_list(list, cpus, REC_MAX_CPUS)) <= 0)
+		return rec_fail("bad CPU list '%s': give e.g. 0-3,6", list), STAT_EXIT_USAGE;
+	if (!list && s->o.system_wide)
 		return rec_fail("cannot read the online CPUs"), 255;
-	} else {
-		cpus[r->nr_cpus++] = -1;
-	}
+	r->nr_cpus = (unsigned)n;
 	r->nr_tasks = 0;
 	if (s->o.system_wide)
 		tasks[r->nr_tasks++] = -1;
-	else if (s->o.pid_list)
-		for (unsigned i = 0; i < s->o.nr_ids; i++) {
-			int e = threads_of(r, s->o.ids[i]);
-
-			if (e)
-				return e;
-		}
-	else if (s->o.tid_list)
-		for (unsigned i = 0; i < s->o.nr_ids; i++)
-			tasks[r->nr_tasks++] = s->o.ids[i];
+	else if (s->o.nr_pids || s->o.nr_tids) {
+		for (unsigned i = 0; i < s->o.nr_pids; i++)
+			if (rec_tasks_of(s->o.pids[i], tasks, &r->nr_tasks))
+				return 255;
+		for (unsigned i = 0; i < s->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
+			tasks[r->nr_tasks++] = s->o.tids[i];
+	}
 	else
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
 	s->cpus = cpus;
 	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
-	/* one mapping: now and prev counts, the printed values, -r's history (8-byte items
-	 * first), then the fds */
+	/* one mapping: now and prev counts, the printed values, -r's history */
 	nv = s->spec.nr * s->nr_slots;
-	r->nr_fds = (size_t)s->spec.nr * r->nr_tasks * r->nr_cpus;
 	r->now = zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
-			      (STAT_EXTRA ? s->o.repeat : 1) * sizeof(uint64_t)) +
-			r->nr_fds * sizeof(int));
+			      (STAT_EXTRA ? s->o.repeat : 1) * sizeof(uint64_t)));
 	if (!r->now)
-		return rec_fail("out of memory for %zu counters", r->nr_fds), 255;
+		return rec_fail("out of memory for %zu counters", nv), 255;
 	r->prev = r->now + nv;
 	s->vals = (struct stat_val *)(r->prev + nv);
 	r->hist = (uint64_t *)(s->vals + nv);
-	r->fds = (int *)(r->hist + (size_t)(STAT_EXTRA ? s->o.repeat : 1) * nv);
 	return 0;
 }
 
-static bool unsupported_err(long e)
-{
-	return e == -TP_ENOENT || e == -TP_EOPNOTSUPP || e == -TP_ENODEV || e == -TP_EINVAL ||
-	       e == -TP_ENOSYS || e == -TP_ENXIO;
-}
-
-static void close_all(struct runner *r)
-{
-	for (size_t i = 0; i < r->nr_fds; i++)
-		if (r->fds[i] > 0)
-			sys_close(r->fds[i]);
-	memset(r->fds, 0, r->nr_fds * sizeof(int));
-}
-
-/* open every event's fds; an event that this kernel or CPU lacks is <not supported>, as
- * perf's; no permission is the record command's one line, perf_event_paranoid named */
+/* every event's fds; one this kernel or CPU lacks is <not supported>, as perf's; no
+ * permission is the record command's one line, perf_event_paranoid named; with
+ * perf_event_paranoid >= 2 a command counts user space only, named :u as perf names it */
 static int open_all(struct stat *s, struct runner *r)
 {
-	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
-
+	if (evlist__open(&el, &s->spec, tasks, r->nr_tasks, cpus, r->nr_cpus, EVL_MAY_LACK))
+		return 255;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
-		struct evsel *e = &s->spec.ev[ev];
-		int *fds = r->fds + ev * per_ev;
+		char *name = s->spec.ev[ev].name;
+		size_t n = strlen(name);
 
-		if (s->unsupported[ev])
-			continue;
-		for (size_t i = 0; i < per_ev; i++) {
-			int task = tasks[i / r->nr_cpus], cpu = cpus[i % r->nr_cpus];
-			long fd = sys_perf_event_open(&e->attr, task, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-
-			if (fd >= 0) {
-				fds[i] = (int)fd;
-				continue;
-			}
-			if (fd == -TP_ESRCH && task > 0 && !s->o.argv)
-				continue;	/* the thread exited meanwhile */
-			if ((fd == -TP_EACCES || fd == -TP_EPERM) && task >= 0 &&
-			    !(e->attr.flags & PERF_ATTR_FLAG_EXCLUDE_KERNEL)) {
-				/* perf_event_paranoid >= 2: user space only, named :u as perf does */
-				size_t n = strlen(e->name);
-
-				e->attr.flags |= PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV;
-				if (!strchr(e->name, ':') && n + 3 <= sizeof(e->name))
-					memcpy(e->name + n, ":u", 3);
-				i = (size_t)-1;
-				for (size_t k = 0; k < per_ev; k++)
-					if (fds[k] > 0)
-						sys_close(fds[k]);
-				memset(fds, 0, per_ev * sizeof(int));
-				continue;
-			}
-			if (i == 0 && unsupported_err(fd)) {
-				s->unsupported[ev] = true;
-				break;
-			}
-			evlist__explain(e, fd, task);
-			return 255;
-		}
+		if ((s->spec.ev[ev].attr.flags & PERF_ATTR_FLAG_EXCLUDE_KERNEL) &&
+		    !strchr(name, ':') && n + 3 <= sizeof(s->spec.ev[ev].name))
+			memcpy(name + n, ":u", 3);
 	}
 	return 0;
-}
-
-static void enable_all(struct runner *r, unsigned long req)
-{
-	for (size_t i = 0; i < r->nr_fds; i++)
-		if (r->fds[i] > 0)
-			sys_ioctl(r->fds[i], req, 0);
 }
 
 /* read every fd into r->now, summed per slot */
@@ -249,7 +163,7 @@ static void read_all(struct stat *s, struct runner *r)
 	memset(r->now, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
 		for (size_t i = 0; i < per_ev; i++) {
-			int fd = r->fds[ev * per_ev + i];
+			int fd = el.fds[ev * per_ev + i];
 			struct counts *c = &r->now[ev * s->nr_slots + (s->nr_slots > 1 ? i % r->nr_cpus : 0)];
 			uint64_t v[3];
 
@@ -343,7 +257,7 @@ static int run(struct stat *s, struct runner *r)
 		return e;
 	}
 	if (!on_exec)
-		enable_all(r, PERF_EVENT_IOC_ENABLE);
+		evlist__enable(&el, true);
 	if (ival)
 		memset(r->prev, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
 	t0 = now_ns();
@@ -353,7 +267,7 @@ static int run(struct stat *s, struct runner *r)
 		e = workload__start(&r->wl);
 		if (e) {
 			reap(s, r, true);
-			close_all(r);
+			evlist__close(&el);
 			return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 		}
 	}
@@ -384,7 +298,7 @@ static int run(struct stat *s, struct runner *r)
 	}
 	s->wall_ns = now_ns() - t0;
 	if (!on_exec)
-		enable_all(r, PERF_EVENT_IOC_DISABLE);
+		evlist__enable(&el, false);
 	read_all(s, r);
 	if (ival) {	/* the last, partial interval */
 		values(s, r, true);
@@ -392,7 +306,7 @@ static int run(struct stat *s, struct runner *r)
 		s->wall_ns = ival;
 		stat__print(s, block);
 	}
-	close_all(r);
+	evlist__close(&el);
 	return 0;
 }
 
@@ -416,7 +330,7 @@ static uint64_t isqrt(uint64_t v)
 /* the mean of n values a stride apart, and perf's spread: the standard error of the mean,
  * in hundredths of a percent of the mean (*sd: absolute). Each deviation is taken relative
  * to the mean in units of 2^-20 (capped at 64 times the mean), so the squares add up in 64
- * bits for up to STAT_MAX_RUNS runs. */
+ * bits for up to REC_MAX_RUNS runs. */
 static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *pct100,
 		       uint64_t *sd)
 {
@@ -443,7 +357,7 @@ static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *p
 
 int cmd_stat(int argc, char **argv)
 {
-	static uint64_t walls[STAT_MAX_RUNS];
+	static uint64_t walls[REC_MAX_RUNS];
 	static const uint8_t sigs[] = { TP_SIGINT, TP_SIGTERM, TP_SIGHUP, TP_SIGCHLD };
 	struct stat *s = &st;
 	struct runner r;
@@ -467,8 +381,8 @@ int cmd_stat(int argc, char **argv)
 		e = run(s, &r);
 		if (e)
 			return e;
-		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->unsupported[4] &&
-		    s->unsupported[5] && s->unsupported[6] && s->unsupported[7])
+		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->spec.ev[4].unsupported &&
+		    s->spec.ev[5].unsupported && s->spec.ev[6].unsupported && s->spec.ev[7].unsupported)
 			rec_warn("no hardware counters here (no PMU): cycles, instructions, branches "
 				 "and branch-misses are not supported");
 		if (STAT_EXTRA && s->o.interval_ms)

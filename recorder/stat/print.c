@@ -167,7 +167,7 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 	const struct stat *s = p->s;
 	const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
 	unsigned kind = s->kind[ev];
-	bool ok = !s->unsupported[ev] && v->counted;
+	bool ok = !s->spec.ev[ev].unsupported && v->counted;
 	char num[32];
 
 	prefix(p, slot);
@@ -175,7 +175,7 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 	fixed(num, sizeof(num), kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val,
 	      kind == K_CLOCK ? 2 : 0);
 	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", p->csv ? 0 : 18,
-		       ok ? num : s->unsupported[ev] ? "<not supported>" : "<not counted>", p->sep,
+		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", p->sep,
 		       p->csv ? 0 : 4, kind == K_CLOCK ? "msec" : "", p->sep,
 		       p->csv ? 0 : ok ? 32 : 25, s->spec.ev[ev].name);
 	if (!p->csv)
@@ -201,7 +201,7 @@ static void slot_stats(struct pr *p, unsigned slot)
 		const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
 		unsigned k = s->kind[ev];
 
-		if (s->unsupported[ev] || !v->counted || k == K_OTHER)
+		if (s->spec.ev[ev].unsupported || !v->counted || k == K_OTHER)
 			continue;
 		n[k]++;
 		p->base[k] += v->val;
@@ -214,7 +214,7 @@ static void slot_stats(struct pr *p, unsigned slot)
 
 static void header(struct pr *p, unsigned block)
 {
-	const struct stat_opts *o = &p->s->o;
+	const struct rec_opts *o = &p->s->o;
 
 	if (STAT_EXTRA && o->interval_ms) {
 		if (!p->csv && block % 25 == 0)
@@ -229,12 +229,14 @@ static void header(struct pr *p, unsigned block)
 		put(p, "'system wide");
 	else if (o->cpu_list)
 		tp_out__printf(&p->out, "'CPU(s) %s", o->cpu_list);
-	else if (o->pid_list)
-		tp_out__printf(&p->out, "process id '%s", o->pid_list);
-	else if (o->tid_list)
-		tp_out__printf(&p->out, "thread id '%s", o->tid_list);
-	else
-		for (int i = 0; i < o->argc; i++)
+	else if (o->nr_pids || o->nr_tids) {
+		const int *id = o->nr_pids ? o->pids : o->tids;
+
+		put(p, o->nr_pids ? "process id '" : "thread id '");
+		for (unsigned i = 0; i < (o->nr_pids ? o->nr_pids : o->nr_tids); i++)
+			tp_out__printf(&p->out, "%s%d", i ? "," : "", id[i]);
+	} else
+		for (int i = 0; o->argv[i]; i++)
 			tp_out__printf(&p->out, "%s%s", i ? " " : "'", o->argv[i]);
 	put(p, "'");
 	if (STAT_EXTRA && o->repeat > 1)

@@ -7,29 +7,12 @@
 
 #include "libc-shim/types.h"
 #include "recorder/events/events.h"
+#include "recorder/record/opts.h"
 
 #define STAT_MAX_EVENTS 64
-#define STAT_MAX_IDS 64
-#define STAT_MAX_RUNS 1024
 #define STAT_EXIT_USAGE 129	/* perf's for a bad option or event */
 /* -I, -r, -x, -A (CONFIG_REC_STAT_EXTRA): without it their code folds away */
 #define STAT_EXTRA IS_ENABLED(CONFIG_REC_STAT_EXTRA)
-
-struct stat_opts {
-	const char *events[16];         /* -e arguments */
-	unsigned nr_events;
-	bool system_wide;               /* -a */
-	bool per_cpu;                   /* -A, --no-aggr, --per-cpu */
-	const char *cpu_list;           /* -C */
-	const char *pid_list, *tid_list; /* -p, -t as given (the header names them) */
-	int ids[STAT_MAX_IDS];          /* the -p or -t numbers */
-	unsigned nr_ids;
-	unsigned interval_ms;           /* -I */
-	unsigned repeat;                /* -r, 1 without */
-	const char *sep;                /* -x, NULL: aligned columns */
-	char **argv;                    /* the command, or NULL */
-	int argc;
-};
 
 /* what perf derives a metric from: the kind of an event */
 enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
@@ -43,7 +26,7 @@ struct stat_val {
 };
 
 struct stat {
-	struct stat_opts o;
+	struct rec_opts o;
 	unsigned nr_slots;              /* printed per event: CPUs with --per-cpu, else 1 */
 	uint64_t wall_ns;               /* elapsed (the mean with -r), or the interval */
 	uint64_t wall_sd_ns;            /* -r: the standard error of the mean of elapsed */
@@ -52,7 +35,6 @@ struct stat {
 	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
 	const int *cpus;
 	uint8_t kind[STAT_MAX_EVENTS];
-	bool unsupported[STAT_MAX_EVENTS];
 	struct stat_val *vals;          /* [event][slot] */
 	struct evlist_spec spec;        /* last: large */
 };
@@ -61,7 +43,7 @@ struct stat {
 uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
 
 /* 0, -1 after --help, or an exit status after a one-line error */
-int stat_opts__parse(struct stat_opts *o, int argc, char **argv);
+int stat_opts__parse(struct rec_opts *o, int argc, char **argv);
 
 /* the header (" Performance counter stats for ..."), the counters, the footer, to stderr as
  * perf stat prints them; an interval block with -I */
