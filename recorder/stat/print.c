@@ -6,6 +6,10 @@
 #include "recorder/stat/stat.h"
 
 #define METRIC_LEN 35	/* " # ", the value and the unit, padded */
+/* -x (CONFIG_REC_STAT_EXTRA): fields, and the separator between them; without it the
+ * aligned layout's code only */
+#define CSV(p) (STAT_EXTRA && (p)->csv)
+#define SEP(p) (STAT_EXTRA ? (p)->sep : " ")
 
 struct pr {
 	const struct stat *s;
@@ -18,32 +22,25 @@ struct pr {
 	unsigned have;
 };
 
-/* round(a * b / c) for c > 0, through a 128-bit product: a count times 10^12 does not fit
- * 64 bits; one quotient bit a step (the 32-bit targets would call a helper anyway) */
+/* round(a * b / c) for c > 0. Exact while a * b stays below 2^63; beyond, the larger factor
+ * loses low bits and the quotient is shifted back by as many: a relative error below
+ * b / 2^62 for the smaller factor b (10^-6 up to 2^42), under the digits shown (perf's
+ * ratios are doubles). No 128-bit arithmetic: 32-bit targets would call a helper for it. */
 uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-	uint64_t lo = a0 * b0, m1 = a1 * b0, m2 = a0 * b1, hi = a1 * b1, q = 0, r = 0, t;
+	unsigned k = 0;
 
-	t = (lo >> 32) + (uint32_t)m1 + (uint32_t)m2;
-	lo = (uint32_t)lo | t << 32;
-	hi += (m1 >> 32) + (m2 >> 32) + (t >> 32);
-	t = lo + c / 2;
-	hi += t < lo;
-	lo = t;
-	if (!hi)
-		return lo / c;
-	for (int i = 127; i >= 0; i--) {
-		uint64_t top = r >> 63;
+	if (a < b) {
+		uint64_t t = a;
 
-		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
-		q <<= 1;
-		if (top || r >= c) {
-			r -= c;
-			q |= 1;
-		}
+		a = b;
+		b = t;
 	}
-	return q;
+	while (b && a > (~0ULL >> 1) / b) {
+		a >>= 1;
+		k++;
+	}
+	return (a * b + c / 2) / c << k;
 }
 
 static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
@@ -68,8 +65,8 @@ static void metric(struct pr *p, const char *num, const char *unit)
 {
 	int n = num ? (int)strlen(num) + 4 : 0;
 
-	if (p->csv)
-		tp_out__printf(&p->out, "%s%s%s%s", p->sep, num ? num : "", p->sep, num ? unit : "");
+	if (CSV(p))
+		tp_out__printf(&p->out, "%s%s%s%s", SEP(p), num ? num : "", SEP(p), num ? unit : "");
 	else if (!num)
 		tp_out__printf(&p->out, "%*s", METRIC_LEN, "");
 	else
@@ -121,7 +118,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 		val = stat_muldiv(v->val, mul * pow10[r->prec], den);
 	fixed(digits, sizeof(digits), val, r->prec);
 	/* CSV: the number only, as perf cuts the formatted value at its first other byte */
-	tp_snprintf(buf, sizeof(buf), "%*s%s", p->csv ? 0 : r->width, digits, p->csv ? "" : r->tail);
+	tp_snprintf(buf, sizeof(buf), "%*s%s", CSV(p) ? 0 : r->width, digits, CSV(p) ? "" : r->tail);
 	metric(p, buf, u);
 }
 
@@ -134,8 +131,8 @@ static void noise(struct pr *p, const struct stat_val *v)
 	if (!STAT_EXTRA || p->s->o.repeat <= 1)
 		return;
 	fixed(pct, sizeof(pct), v->noise, 2);
-	if (p->csv)
-		tp_out__printf(&p->out, "%s%s%%", p->sep, pct);
+	if (CSV(p))
+		tp_out__printf(&p->out, "%s%s%%", SEP(p), pct);
 	else if (v->noise)
 		tp_out__printf(&p->out, "  ( +-%6s%% )", pct);
 }
@@ -145,8 +142,8 @@ static void running(struct pr *p, const struct stat_val *v)
 	char pct[16];
 
 	fixed(pct, sizeof(pct), v->run != v->ena && v->ena ? stat_muldiv(v->run, 10000, v->ena) : 10000, 2);
-	if (p->csv)
-		tp_out__printf(&p->out, "%s%llu%s%s", p->sep, (unsigned long long)v->run, p->sep, pct);
+	if (CSV(p))
+		tp_out__printf(&p->out, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
 	else if (v->run != v->ena)
 		tp_out__printf(&p->out, "  (%s%%)", pct);
 }
@@ -157,9 +154,9 @@ static void prefix(struct pr *p, unsigned slot)
 
 	if (STAT_EXTRA && s->o.interval_ms)
 		tp_out__printf(&p->out, "%6llu.%09u%s", (unsigned long long)(s->ts_ns / 1000000000),
-			       (unsigned)(s->ts_ns % 1000000000), p->sep);
+			       (unsigned)(s->ts_ns % 1000000000), SEP(p));
 	if (STAT_EXTRA && s->o.per_cpu)
-		tp_out__printf(&p->out, "CPU%-*d%s", p->csv ? 0 : 7, s->cpus[slot], p->sep);
+		tp_out__printf(&p->out, "CPU%-*d%s", CSV(p) ? 0 : 7, s->cpus[slot], SEP(p));
 }
 
 static void line(struct pr *p, unsigned ev, unsigned slot)
@@ -174,15 +171,15 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
 	fixed(num, sizeof(num), kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val,
 	      kind == K_CLOCK ? 2 : 0);
-	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", p->csv ? 0 : 18,
-		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", p->sep,
-		       p->csv ? 0 : 4, kind == K_CLOCK ? "msec" : "", p->sep,
-		       p->csv ? 0 : ok ? 32 : 25, s->spec.ev[ev].name);
-	if (!p->csv)
+	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", CSV(p) ? 0 : 18,
+		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
+		       CSV(p) ? 0 : 4, kind == K_CLOCK ? "msec" : "", SEP(p),
+		       CSV(p) ? 0 : ok ? 32 : 25, s->spec.ev[ev].name);
+	if (!CSV(p))
 		shadow(p, kind, v, ok);
 	noise(p, v);
 	running(p, v);
-	if (p->csv)
+	if (CSV(p))
 		shadow(p, kind, v, ok);
 	put(p, "\n");
 }
@@ -217,12 +214,12 @@ static void header(struct pr *p, unsigned block)
 	const struct rec_opts *o = &p->s->o;
 
 	if (STAT_EXTRA && o->interval_ms) {
-		if (!p->csv && block % 25 == 0)
+		if (!CSV(p) && block % 25 == 0)
 			put(p, o->per_cpu ? "#           time CPU                    counts unit events\n"
 					  : "#           time             counts unit events\n");
 		return;
 	}
-	if (p->csv)
+	if (CSV(p))
 		return;
 	put(p, "\n Performance counter stats for ");
 	if (o->system_wide && !o->cpu_list)
@@ -303,7 +300,7 @@ void stat__print(const struct stat *s, unsigned block)
 			slot_stats(&p, slot);
 			line(&p, ev, slot);
 		}
-	if (!(STAT_EXTRA && s->o.interval_ms) && !p.csv)
+	if (!(STAT_EXTRA && s->o.interval_ms) && !CSV(&p))
 		footer(&p);
 	tp_out__flush(&p.out);
 }
