@@ -68,6 +68,7 @@ one no-embed "# CONFIG_REC_EMBED_SYMBOLS is not set" "--no-embed-symbols"
 one no-flight "# CONFIG_REC_FLIGHT is not set" "--overwrite"
 one no-ksyms-cache "# CONFIG_REC_KSYMS_CACHE is not set" ""
 one no-dwarf "# CONFIG_REC_CALLGRAPH_DWARF is not set" "--call-graph"
+one no-stat-extra "# CONFIG_REC_STAT_EXTRA is not set" ""
 one bare "# CONFIG_REC_TRACEPOINTS is not set
 # CONFIG_REC_LIST is not set
 # CONFIG_REC_HELP is not set
