@@ -53,22 +53,6 @@ static void *zalloc(size_t bytes)
 	return a < 0 && a > -4096 ? NULL : (void *)a;
 }
 
-static unsigned kind_of(const struct perf_event_attr *a)
-{
-	/* the hardware events by config: cycles, instructions, cache references and misses,
-	 * branches and their misses (PERF_COUNT_HW_* 0-5) */
-	static const uint8_t hw[] = { K_CYCLES, K_INSN, K_CREFS, K_CMISS, K_BRANCHES, K_BMISS };
-
-	if (a->type == PERF_TYPE_SOFTWARE)
-		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
-		       K_CLOCK : K_OTHER;
-	return a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) ? hw[a->config] : K_OTHER;
-}
-_Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 &&
-	       PERF_COUNT_HW_CACHE_REFERENCES == 2 && PERF_COUNT_HW_CACHE_MISSES == 3 &&
-	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS == 4 && PERF_COUNT_HW_BRANCH_MISSES == 5,
-	       "kind_of's table follows the UAPI's numbering");
-
 static int events(struct stat *s)
 {
 	struct evlist_spec *l = &s->spec;
@@ -79,8 +63,6 @@ static int events(struct stat *s)
 	for (unsigned i = 0; i < s->o.nr_events; i++)
 		if (events__parse(l, s->o.events[i]))
 			return STAT_EXIT_USAGE;
-	if (l->nr > STAT_MAX_EVENTS)
-		return rec_fail("too many events (at most %d)", STAT_MAX_EVENTS), STAT_EXIT_USAGE;
 	for (unsigned i = 0; i < l->nr; i++) {
 		struct perf_event_attr *a = &l->ev[i].attr;
 
@@ -90,7 +72,6 @@ static int events(struct stat *s)
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_INHERIT;
 		if (s->o.argv && !s->o.system_wide)
 			a->flags |= PERF_ATTR_FLAG_ENABLE_ON_EXEC;
-		s->kind[i] = (uint8_t)kind_of(a);
 	}
 	return 0;
 }
@@ -244,7 +225,7 @@ static int run(struct stat *s, struct runner *r)
 	if (cmd) {
 		e = workload__prepare(&r->wl, s->o.argv, tp_environ);
 		if (e)
-			return rec_fail("cannot start '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
+			return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 		if (on_exec)
 			tasks[0] = r->wl.pid;
 	}
@@ -383,8 +364,8 @@ int cmd_stat(int argc, char **argv)
 			return e;
 		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->spec.ev[4].unsupported &&
 		    s->spec.ev[5].unsupported && s->spec.ev[6].unsupported && s->spec.ev[7].unsupported)
-			rec_warn("no hardware counters here (no PMU): cycles, instructions, branches "
-				 "and branch-misses are not supported");
+			rec_warn("no PMU here: cycles, instructions, branches and branch-misses "
+				 "are not supported");
 		if (STAT_EXTRA && s->o.interval_ms)
 			break;
 		values(s, &r, false);

@@ -91,6 +91,23 @@ static const struct rule {
 	[K_CMISS] = { K_CREFS, 100, 2, 7, "%", "of all cache refs" },
 };
 
+/* what perf derives a metric from: the kind of an event */
+static unsigned kind_of(const struct perf_event_attr *a)
+{
+	/* the hardware events by config: cycles, instructions, cache references and misses,
+	 * branches and their misses (PERF_COUNT_HW_* 0-5) */
+	static const uint8_t hw[] = { K_CYCLES, K_INSN, K_CREFS, K_CMISS, K_BRANCHES, K_BMISS };
+
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
+		       K_CLOCK : K_OTHER;
+	return a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) ? hw[a->config] : K_OTHER;
+}
+_Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 &&
+	       PERF_COUNT_HW_CACHE_REFERENCES == 2 && PERF_COUNT_HW_CACHE_MISSES == 3 &&
+	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS == 4 && PERF_COUNT_HW_BRANCH_MISSES == 5,
+	       "kind_of's table follows the UAPI's numbering");
+
 static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
 {
 	const struct rule *r = &rules[kind];
@@ -163,7 +180,7 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 {
 	const struct stat *s = p->s;
 	const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
-	unsigned kind = s->kind[ev];
+	unsigned kind = kind_of(&s->spec.ev[ev].attr);
 	bool ok = !s->spec.ev[ev].unsupported && v->counted;
 	char num[32];
 
@@ -196,7 +213,7 @@ static void slot_stats(struct pr *p, unsigned slot)
 	p->have = s->wall_ns ? 1 << K_OTHER : 0;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
 		const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
-		unsigned k = s->kind[ev];
+		unsigned k = kind_of(&s->spec.ev[ev].attr);
 
 		if (s->spec.ev[ev].unsupported || !v->counted || k == K_OTHER)
 			continue;

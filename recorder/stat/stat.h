@@ -9,7 +9,6 @@
 #include "recorder/events/events.h"
 #include "recorder/record/opts.h"
 
-#define STAT_MAX_EVENTS 64
 #define STAT_EXIT_USAGE 129	/* perf's for a bad option or event */
 /* -I, -r, -x, -A (CONFIG_REC_STAT_EXTRA): without it their code folds away */
 #define STAT_EXTRA IS_ENABLED(CONFIG_REC_STAT_EXTRA)
@@ -34,7 +33,6 @@ struct stat {
 	int64_t utime_us, stime_us;     /* the command's, from wait4 */
 	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
 	const int *cpus;
-	uint8_t kind[STAT_MAX_EVENTS];
 	struct stat_val *vals;          /* [event][slot] */
 	struct evlist_spec spec;        /* last: large */
 };
