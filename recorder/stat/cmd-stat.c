@@ -189,8 +189,7 @@ static int reap(struct stat *s, struct runner *r, bool block)
 	if (p != r->wl.pid)
 		return 0;
 	r->wl.pid = 0;
-	s->utime_us = (int64_t)ru[0] * 1000000 + ru[1];
-	s->stime_us = (int64_t)ru[2] * 1000000 + ru[3];
+	memcpy(s->ru, ru, sizeof(s->ru));
 	r->term_sig = status & 0x7f;
 	r->status = r->term_sig ? 0 : (status >> 8) & 0xff;	/* perf: 0 after a signal */
 	return 1;

@@ -258,15 +258,6 @@ static void header(struct pr *p, unsigned block)
 	put(p, ":\n\n");
 }
 
-/* " %17.9f seconds ..." from microseconds */
-static void seconds_us(struct pr *p, int64_t us, const char *what)
-{
-	char num[32];
-
-	fixed(num, sizeof(num), (uint64_t)(us < 0 ? 0 : us) * 1000, 9);
-	tp_out__printf(&p->out, " %17s seconds %s\n", num, what);
-}
-
 static void footer(struct pr *p)
 {
 	const struct stat *s = p->s;
@@ -276,11 +267,9 @@ static void footer(struct pr *p)
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		fixed(num, sizeof(num), s->wall_ns, 9);
 		tp_out__printf(&p->out, " %17s seconds time elapsed", num);
-		if (s->show_ru) {
-			put(p, "\n\n");
-			seconds_us(p, s->utime_us, "user");
-			seconds_us(p, s->stime_us, "sys");
-		}
+		if (s->show_ru)	/* perf's " %17.9f", from microseconds */
+			tp_out__printf(&p->out, "\n\n %7ld.%06ld000 seconds user\n"
+				       " %7ld.%06ld000 seconds sys\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
 	} else {
 		/* perf shows two digits more than the first significant one of the deviation */
 		unsigned prec = 2;

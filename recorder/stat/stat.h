@@ -30,7 +30,7 @@ struct stat {
 	uint64_t wall_ns;               /* elapsed (the mean with -r), or the interval */
 	uint64_t wall_sd_ns;            /* -r: the standard error of the mean of elapsed */
 	uint64_t ts_ns;                 /* -I: this block's time since the start */
-	int64_t utime_us, stime_us;     /* the command's, from wait4 */
+	long ru[4];                     /* the command's user and sys time (wait4): s, us */
 	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
 	const int *cpus;
 	struct stat_val *vals;          /* [event][slot] */
