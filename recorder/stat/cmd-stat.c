@@ -9,9 +9,13 @@
 #include "recorder/record/workload.h"
 #include "recorder/stat/stat.h"
 
-/* perf stat 6.1's default set; -a counts cpu-clock instead of task-clock */
-#define DEFAULT_EVENTS "context-switches,cpu-migrations,page-faults,cycles,instructions," \
-		       "branches,branch-misses"
+/* perf stat 6.1's default set; -a counts cpu-clock instead of task-clock. The hardware
+ * events last: the no-PMU note names them from here. */
+static const char default_events[] = "context-switches,cpu-migrations,page-faults,"
+	"cycles,instructions,branches,branch-misses";
+#define HW_EVENTS (default_events + 44)	/* "cycles,..." */
+_Static_assert(sizeof("context-switches,cpu-migrations,page-faults,") == 44 + 1,
+	       "HW_EVENTS points at cycles");
 
 static struct stat st;		/* static: large (the event list), one run per process */
 static int cpus[REC_MAX_CPUS];
@@ -58,7 +62,7 @@ static int events(struct stat *s)
 	struct evlist_spec *l = &s->spec;
 
 	if (!s->o.nr_events && (events__parse(l, s->o.system_wide ? "cpu-clock" : "task-clock") ||
-				events__parse(l, DEFAULT_EVENTS)))
+				events__parse(l, default_events)))
 		return 255;
 	for (unsigned i = 0; i < s->o.nr_events; i++)
 		if (events__parse(l, s->o.events[i]))
@@ -90,7 +94,7 @@ static int targets(struct stat *s, struct runner *r)
 	if (list && (n = rec_cpus_from_list(list, cpus, REC_MAX_CPUS)) <= 0)
 		return rec_fail("bad CPU list '%s': give e.g. 0-3,6", list), STAT_EXIT_USAGE;
 	if (!list && s->o.system_wide)
-		return rec_fail("cannot read the online CPUs"), 255;
+		return rec_fail("cannot read the online CPUs%s", ""), 255;	/* record's line */
 	r->nr_cpus = (unsigned)n;
 	r->nr_tasks = 0;
 	if (s->o.system_wide)
@@ -111,7 +115,7 @@ static int targets(struct stat *s, struct runner *r)
 	r->now = zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
 			      (STAT_EXTRA ? s->o.repeat : 1) * sizeof(uint64_t)));
 	if (!r->now)
-		return rec_fail("out of memory for %zu counters", nv), 255;
+		return rec_fail("out of memory"), 255;
 	r->prev = r->now + nv;
 	s->vals = (struct stat_val *)(r->prev + nv);
 	r->hist = (uint64_t *)(s->vals + nv);
@@ -363,8 +367,7 @@ int cmd_stat(int argc, char **argv)
 			return e;
 		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->spec.ev[4].unsupported &&
 		    s->spec.ev[5].unsupported && s->spec.ev[6].unsupported && s->spec.ev[7].unsupported)
-			rec_warn("no PMU here: cycles, instructions, branches and branch-misses "
-				 "are not supported");
+			rec_warn("no PMU here: %s not supported", HW_EVENTS);
 		if (STAT_EXTRA && s->o.interval_ms)
 			break;
 		values(s, &r, false);

@@ -11,8 +11,7 @@ static void usage(void)
 		   " [--] [COMMAND [ARGS]]\n", STAT_EXTRA ? " [-I MS] [-r N]\n"
 		   "                     [-x SEP] [-A|--per-cpu]" : "");
 	if (IS_ENABLED(CONFIG_REC_HELP))
-		tp_dprintf(1, "Count events as perf stat (and its long options); counts on stderr,\n"
-			   "the command's exit status. Events: 'tinyperf list'.\n");
+		tp_dprintf(1, "Counts events as perf stat, on stderr; exits as COMMAND does.\n");
 }
 
 int stat_opts__parse(struct rec_opts *o, int argc, char **argv)
