@@ -112,7 +112,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 {
 	const struct rule *r = &rules[kind];
 	uint64_t den = p->base[r->den], mul = r->mul, val = 0;
-	char digits[32], buf[40], unit[8];
+	char digits[32], buf[40];
 	const char *u = r->unit;
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
@@ -127,8 +127,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 
 		while (k < 3 && milli > 1000000ULL * pow10[3 * k])
 			k++;
-		tp_snprintf(unit, sizeof(unit), "%.*s/sec", k ? 1 : 0, &" KMG"[k]);
-		u = unit;
+		u = &"/sec\0K/sec\0M/sec\0G/sec"[k ? 6 * k - 1 : 0];
 		mul = 1000000000 / pow10[3 * k];
 	}
 	if (den)
