@@ -291,6 +291,8 @@ static int run(struct stat *s, struct runner *r)
 		stat__print(s, block);
 	}
 	evlist__close(&el);
+	if (STAT_EXTRA)	/* -r opens them again: evlist__open's mapping of the fds and ids */
+		sys_munmap(el.fds, TP_ALIGN(el.nr_fds * sizeof(int), 8) + el.nr_fds * sizeof(uint64_t));
 	return 0;
 }
 
