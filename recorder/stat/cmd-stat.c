@@ -70,8 +70,7 @@ static int events(struct stat *s)
 	for (unsigned i = 0; i < l->nr; i++) {
 		struct perf_event_attr *a = &l->ev[i].attr;
 
-		a->sample_type = 0;
-		a->sample_period = 0;
+		a->sample_period = 0;	/* a tracepoint's default 1: counting only */
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_INHERIT;
 		if (s->o.argv && !s->o.system_wide)

@@ -79,17 +79,20 @@ static void metric(struct pr *p, const char *num, const char *unit)
 static const struct rule {
 	uint8_t den, mul, prec, width;
 	char tail[2];
-	const char *unit;
+	uint8_t unit;	/* in units[] */
 } rules[] = {
-	[K_OTHER] = { K_CLOCK, 0, 3, 8, "", NULL },
-	[K_CLOCK] = { K_OTHER, 1, 3, 8, "", "CPUs utilized" },
-	[K_CYCLES] = { K_CLOCK, 1, 3, 8, "", "GHz" },
-	[K_INSN] = { K_CYCLES, 1, 2, 7, " ", "insn per cycle" },
-	[K_BRANCHES] = { K_CLOCK, 0, 3, 8, "", NULL },
-	[K_BMISS] = { K_BRANCHES, 100, 2, 7, "%", "of all branches" },
-	[K_CREFS] = { K_CLOCK, 0, 3, 8, "", NULL },
-	[K_CMISS] = { K_CREFS, 100, 2, 7, "%", "of all cache refs" },
+	[K_OTHER] = { K_CLOCK, 0, 3, 8, "", 0 },
+	[K_CLOCK] = { K_OTHER, 1, 3, 8, "", 0 },
+	[K_CYCLES] = { K_CLOCK, 1, 3, 8, "", 14 },
+	[K_INSN] = { K_CYCLES, 1, 2, 7, " ", 18 },
+	[K_BRANCHES] = { K_CLOCK, 0, 3, 8, "", 0 },
+	[K_BMISS] = { K_BRANCHES, 100, 2, 7, "%", 33 },
+	[K_CREFS] = { K_CLOCK, 0, 3, 8, "", 0 },
+	[K_CMISS] = { K_CREFS, 100, 2, 7, "%", 49 },
 };
+static const char units[] = "CPUs utilized\0GHz\0insn per cycle\0of all branches\0of all cache refs";
+_Static_assert(sizeof("CPUs utilized\0GHz\0insn per cycle\0of all branches\0") == 49 + 1,
+	       "the rules' offsets into units[]");
 
 /* what perf derives a metric from: the kind of an event */
 static unsigned kind_of(const struct perf_event_attr *a)
@@ -113,7 +116,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 	const struct rule *r = &rules[kind];
 	uint64_t den = p->base[r->den], mul = r->mul, val = 0;
 	char digits[32], buf[40];
-	const char *u = r->unit;
+	const char *u = units + r->unit;
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
 	 * the others' may not */
