@@ -30,11 +30,12 @@ EXTRA_OEMAKE = "-C ${S} O=${B} V=1 PREFIX=${prefix}"
 
 # The recorder's optional features (recorder/Kconfig: CONFIG_REC_*); static
 # links the recorder statically against the image's C library.
-PACKAGECONFIG ??= "streams flight callgraph-dwarf stat tracepoints embed-symbols ksyms-cache list"
+PACKAGECONFIG ??= "streams flight callgraph-dwarf stat stat-extra tracepoints embed-symbols ksyms-cache list"
 PACKAGECONFIG[streams] = ""
 PACKAGECONFIG[flight] = ""
 PACKAGECONFIG[callgraph-dwarf] = ""
 PACKAGECONFIG[stat] = ""
+PACKAGECONFIG[stat-extra] = ""
 PACKAGECONFIG[tracepoints] = ""
 PACKAGECONFIG[embed-symbols] = ""
 PACKAGECONFIG[ksyms-cache] = ""
@@ -66,6 +67,7 @@ ${@tinyperf_opt(d, 'streams', 'REC_STREAMS')}
 ${@tinyperf_opt(d, 'flight', 'REC_FLIGHT')}
 ${@tinyperf_opt(d, 'callgraph-dwarf', 'REC_CALLGRAPH_DWARF')}
 ${@tinyperf_opt(d, 'stat', 'REC_STAT')}
+${@tinyperf_opt(d, 'stat-extra', 'REC_STAT_EXTRA')}
 ${@tinyperf_opt(d, 'tracepoints', 'REC_TRACEPOINTS')}
 ${@tinyperf_opt(d, 'embed-symbols', 'REC_EMBED_SYMBOLS')}
 ${@tinyperf_opt(d, 'ksyms-cache', 'REC_KSYMS_CACHE')}
