@@ -20,6 +20,9 @@
 #   B_PERF_DWARF "y" when the host's Linux perf unwinds this arch's --call-graph dwarf samples
 #   B_WL_CFLAGS extra flags for the workloads (armv7: ARM mode with APCS frames, so the
 #               kernel's unwinder can walk them)
+#   B_NOFP_CFLAGS extra flags for nofp, the --call-graph dwarf workload (armv7:
+#               -funwind-tables, so its own functions have .ARM.exidx entries too: the host
+#               unwinds it with those alone in check.sh's EHABI-only copy)
 #   B_EVENTS    extra recordings for this board only (a PMU: "cycles")
 #   B_TIMEOUT   seconds one boot may take, all recordings included, before it is killed
 #               (QEMU_TIMEOUT overrides it for every board)
@@ -29,7 +32,8 @@ QEMU_ALL_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-
 QEMU_DEFAULT_BOARDS="qemu-x86_64 qemu-i386 qemu-armv7 qemu-aarch64 qemu-mipsel qemu-mips64el"
 
 board_load() {
-	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_EVENTS= B_TIMEOUT=${QEMU_TIMEOUT:-120}
+	B_KBOOT=file B_MODULES= B_UART2= B_CALLCHAIN=fp B_WL_CFLAGS= B_NOFP_CFLAGS= B_EVENTS=
+	B_TIMEOUT=${QEMU_TIMEOUT:-120}
 	B_PERF_DWARF=
 	case $1 in
 	qemu-x86_64)
@@ -47,7 +51,7 @@ board_load() {
 		B_ARCH=arm B_CONFIG=qemu-armv7 B_DEBARCH=armhf B_KPKG=linux-image-armmp
 		B_QEMU=qemu-system-arm B_MACHINE="-M virt,highmem=off -cpu cortex-a15 -smp 2 -m 512"
 		B_CONSOLE=ttyAMA0 B_VIRTIO=mmio B_MODULES="virtio_mmio virtio_console"
-		B_WL_CFLAGS="-marm -mapcs-frame" ;;
+		B_WL_CFLAGS="-marm -mapcs-frame" B_NOFP_CFLAGS=-funwind-tables ;;
 	qemu-aarch64)
 		# cortex-a57 has PMUv3 (cycles from QEMU's virtual clock); -cpu max is 3.5x slower
 		B_ARCH=aarch64 B_CONFIG=qemu-aarch64 B_DEBARCH=arm64 B_KPKG=linux-image-arm64

@@ -1,6 +1,6 @@
 #!/bin/sh
 # What a qemu board runs, built for its arch:
-#   build.sh CONFIG LIBC WL_CFLAGS DIR
+#   build.sh CONFIG LIBC WL_CFLAGS DIR [NOFP_CFLAGS]
 # DIR/rec      the recorder, O= build of boards/CONFIG_defconfig + tests/configs/LIBC.config
 # DIR/sysroot  the unstripped binaries at their guest paths (/bin/tinyperf, /bin/spin ...):
 #              what the host symbolizes with
@@ -8,7 +8,7 @@
 #              (the packed core recorder of tests/configs/core-freestanding.config)
 # Everything is incremental: a second run with nothing changed only runs make's checks.
 set -eu
-config=$1 libc=$2 wlflags=$3 dir=$4
+config=$1 libc=$2 wlflags=$3 dir=$4 nofpflags=${5:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 MAKE=${MAKE:-make}
 die() { echo "tinyperf: qemu: build $config: $*" >&2; exit 1; }
@@ -69,10 +69,12 @@ for w in spin sysc forkexec; do
 done
 # nofp: without frame pointers and without the board's frame-pointer flags (armv7: the
 # toolchain's default Thumb-2), for --call-graph dwarf: the host unwinds it from its tables.
-# --eh-frame-hdr, which GCC leaves out of -static links: Linux perf's unwinders need it
+# --eh-frame-hdr, which GCC leaves out of -static links: Linux perf's unwinders need it.
+# NOFP_CFLAGS: the board's own (boards.sh B_NOFP_CFLAGS). check.sh rebuilds it from
+# wl-nofp.flags ("CC FLAGS") to see a rebuilt binary refused.
 s=$src/tests/workloads/nofp.c
 o=$dir/wl-nofp
-nf="-O2 -g -fomit-frame-pointer -static -Wl,--eh-frame-hdr"
+nf="-O2 -g -fomit-frame-pointer -static -Wl,--eh-frame-hdr${nofpflags:+ $nofpflags}"
 if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$(cat "$o.flags" 2>/dev/null)" != "$cc $nf" ]; then
 	# shellcheck disable=SC2086
 	$cc $nf -Wall -o "$o" "$s" 2>"$dir/wl-nofp.err" ||

@@ -142,7 +142,7 @@ for b in $boards; do
 	tb=$(now)
 	case " $kfail " in *" $b "*) fail "$b kernel: not available (see the messages above)"; continue ;; esac
 	bd=$(build_dir)
-	if ! "$here/build.sh" "$B_CONFIG" "$libc" "$B_WL_CFLAGS" "$bd" >"$out/build-$b.log" 2>&1; then
+	if ! "$here/build.sh" "$B_CONFIG" "$libc" "$B_WL_CFLAGS" "$bd" "$B_NOFP_CFLAGS" >"$out/build-$b.log" 2>&1; then
 		fail "$b build: $(tail -n 3 "$out/build-$b.log" | tr '\n' ' ')"
 		continue
 	fi
