@@ -10,6 +10,8 @@
 #             unstripped copy; tinyperf report's "build-id verified"
 #   pictures  tinyperf flamegraph and pprof of a recording (check_render), checked with
 #             tests/render's svgcheck.py and go tool pprof
+#   unwind    'tinyperf script --sysroot' on the --call-graph dwarf recording (tp_unwound,
+#             check_dwarf), also against sysroot copies: EHABI-only and rebuilt (armv7)
 # shellcheck shell=sh
 
 # ---- report (Linux perf) ----
@@ -223,12 +225,12 @@ check_kernel() { # NAME FILE
 	fi
 }
 
+# check_callchain NAME FILE: a -g (frame pointer) recording's user callchains walk up from
+# leaf to the workload's callers. Only where the kernel walks user frame pointers
+# (B_CALLCHAIN fp); elsewhere (MIPS) user callchains come from --call-graph dwarf, and
+# check_dwarf's host-unwinder check is the board's callchain check (C_CHAIN "dw:N/M").
 check_callchain() { # NAME FILE
-	if [ "$B_CALLCHAIN" != fp ]; then
-		skip "$B_NAME callchains: $B_CALLCHAIN; not checked (user-stack unwinding is a later issue)"
-		C_CHAIN=n/a
-		return
-	fi
+	[ "$B_CALLCHAIN" = fp ] || return 0
 	set -- $(rep_chains "$2" leaf)
 	if [ "${1:-0}" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 80)) ]; then
 		ok "$B_NAME callchains: $2 of $1 samples in leaf walk up to the workload's callers"
@@ -239,21 +241,34 @@ check_callchain() { # NAME FILE
 	fi
 }
 
-# dwarf_unwound FILE: of the samples whose leaf is leaf, "total to-main" where to-main counts
-# those perf unwinds (--call-graph dwarf: from the registers and stack) up to main
+# leaf_to_main: "total to-main" from perf script -F ip,sym stacks on stdin: of the samples
+# whose first frame is leaf, how many have main above it
+leaf_to_main() {
+	awk 'function flush() { if (first == "leaf") { t++; if (m) c++ } first = ""; m = 0; n = 0 }
+	/^$/ { flush(); next }
+	NF >= 2 { n++; if (n == 1) first = $2; else if ($2 == "main") m = 1 }
+	END { flush(); print t + 0, c + 0 }'
+}
+# dwarf_unwound FILE: leaf_to_main of the stacks perf unwinds (--call-graph dwarf: from the
+# registers and stack)
 dwarf_unwound() {
 	rep_env perf script -i "$1" --no-inline -F ip,sym --symfs "$C_SYSROOT" --kallsyms "$C_KALLSYMS" 2>/dev/null |
-		awk 'function flush() { if (first == "leaf") { t++; if (m) c++ } first = ""; m = 0; n = 0 }
-		/^$/ { flush(); next }
-		NF >= 2 { n++; if (n == 1) first = $2; else if ($2 == "main") m = 1 }
-		END { flush(); print t + 0, c + 0 }'
+		leaf_to_main
+}
+# tp_unwound FILE SYSROOT: leaf_to_main of the stacks the host tinyperf unwinds with the
+# binaries under SYSROOT; its messages in $C_WORK/tpuw.err
+tp_unwound() {
+	"$C_TP" script -i "$1" -F ip,sym --sysroot "$2" --kallsyms "$C_KALLSYMS" --buildid-dir '' \
+		--offline 2>"$C_WORK/tpuw.err" | leaf_to_main
 }
 
 # check_dwarf NAME FILE: a --call-graph dwarf recording of nofp (no frame pointers): perf reads
 # it; the attrs carry this arch's register mask (arch/*/abi.h) and the default stack size
 # (recorder/events/events.h); every user-mode sample holds the registers and that many stack
-# bytes; where the host's perf unwinds this arch (B_PERF_DWARF), >= 95 % of leaf's samples
-# reach main. The host unwinder's own check of these files is separate.
+# bytes; the host tinyperf unwinds >= 95 % of leaf's samples up to main through the sysroot's
+# unstripped nofp (on MIPS, whose kernel records no user callchain, that is the board's
+# callchain check), and so does Linux perf where it unwinds this arch (B_PERF_DWARF). ARM:
+# check_exidx and check_rebuilt too.
 check_dwarf() {
 	check_recording "$1" "$2" leaf || return
 	cd_mask=$(sed -n 's/^#define TP_PERF_REGS_USER[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
@@ -272,13 +287,97 @@ check_dwarf() {
 	else
 		fail "$B_NAME $1: want regs $cd_mask, stack $cd_size, user samples of $cd_want bytes; got: $cd_ev; sizes $cd_sizes"
 	fi
-	set -- "$1" $(dwarf_unwound "$2")
-	if [ -z "$B_PERF_DWARF" ]; then
-		skip "$B_NAME $1: Linux perf on this host does not unwind $B_ARCH samples (perf unwound $3 of $2 leaf samples to main): the host unwinder's check"
-	elif [ "$2" -gt 0 ] && [ $(($3 * 100)) -ge $(($2 * 95)) ]; then
-		ok "$B_NAME $1: perf unwinds $3 of $2 samples in leaf to main (no frame pointers)"
+	cd_n=$1 cd_f=$2
+	if [ -n "$B_PERF_DWARF" ]; then
+		set -- $(dwarf_unwound "$cd_f")
+		if [ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 95)) ]; then
+			ok "$B_NAME $cd_n: perf unwinds $2 of $1 samples in leaf to main (no frame pointers)"
+		else
+			fail "$B_NAME $cd_n: perf unwinds only $2 of $1 samples in leaf to main"
+		fi
+	fi
+	if ! tp_has_report; then
+		fail "$B_NAME $cd_n: no host tinyperf at $C_TP to unwind it"
+		return
+	fi
+	set -- $(tp_unwound "$cd_f" "$C_SYSROOT")
+	cd_why=
+	[ "$B_CALLCHAIN" = fp ] || { cd_why=" (this board's callchain check: $B_CALLCHAIN)"; C_CHAIN="dw:$2/$1"; }
+	if [ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 95)) ]; then
+		ok "$B_NAME $cd_n: tinyperf (host unwinder, --sysroot) unwinds $2 of $1 leaf samples to main$cd_why"
 	else
-		fail "$B_NAME $1: perf unwinds only $3 of $2 samples in leaf to main"
+		fail "$B_NAME $cd_n: tinyperf (host unwinder, --sysroot) unwinds only $2 of $1 leaf samples to main: $(head -n 2 "$C_WORK/tpuw.err" | tr '\n' ' ')"
+		[ -z "$cd_why" ] || C_CHAIN=FAIL
+	fi
+	if [ "$B_ARCH" = arm ]; then
+		check_exidx "$cd_n" "$cd_f"
+		check_rebuilt "$cd_n" "$cd_f"
+	fi
+}
+
+# the cross tools the board's recorder was built with (rec/.config beside the sysroot)
+board_cross() { sed -n 's/^CONFIG_ARCH_CROSS_COMPILE="\(.*\)"$/\1/p' "${C_SYSROOT%/sysroot}/rec/.config"; }
+
+# check_exidx NAME FILE: ARM EHABI alone. A sysroot copy whose nofp has no .eh_frame,
+# .eh_frame_hdr nor .debug_frame (objcopy; the build-id note kept, so still the recorded
+# binary) but its .ARM.exidx, which covers leaf (nofp is built -funwind-tables on armv7):
+# the host unwinds >= 95 % of leaf's samples up to main from it.
+check_exidx() {
+	ce_root=$C_WORK/sysroot-exidx ce_bin=$C_WORK/sysroot-exidx/bin/nofp
+	rm -rf "$ce_root" && mkdir -p "$ce_root/bin"
+	if ! "$(board_cross)objcopy" --remove-section .eh_frame --remove-section .eh_frame_hdr \
+		--remove-section .debug_frame "$C_SYSROOT/bin/nofp" "$ce_bin" 2>"$C_WORK/exidx.err"; then
+		fail "$B_NAME $1 EHABI only: $(board_cross)objcopy failed: $(head -n 1 "$C_WORK/exidx.err")"
+		return
+	fi
+	ce_secs=$(readelf -SW "$ce_bin" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.(eh_frame|eh_frame_hdr|debug_frame|ARM\.exidx)$/) printf "%s ", $i }')
+	ce_bid=$(elf_buildid "$ce_bin") ce_want=$(elf_buildid "$C_SYSROOT/bin/nofp")
+	if [ "$ce_secs" != ".ARM.exidx " ] || [ -z "$ce_want" ] || [ "$ce_bid" != "$ce_want" ] ||
+	   ! readelf -u "$ce_bin" | grep -q '^0x[0-9a-f]* <leaf>: '; then
+		fail "$B_NAME $1 EHABI only: the copy has sections '$ce_secs', build-id ${ce_bid:-none} (want $ce_want), an .ARM.exidx entry for leaf: $(readelf -u "$ce_bin" | grep -c '<leaf>:')"
+		return
+	fi
+	set -- "$1" $(tp_unwound "$2" "$ce_root")
+	if [ "$2" -gt 0 ] && [ $(($3 * 100)) -ge $(($2 * 95)) ]; then
+		ok "$B_NAME $1 EHABI only: tinyperf unwinds $3 of $2 leaf samples to main with nofp's .ARM.exidx alone (no .eh_frame, .debug_frame; build-id $ce_bid kept)"
+	else
+		fail "$B_NAME $1 EHABI only: tinyperf unwinds only $3 of $2 leaf samples to main with .ARM.exidx alone: $(head -n 2 "$C_WORK/tpuw.err" | tr '\n' ' ')"
+	fi
+}
+
+# check_rebuilt NAME FILE: nofp rebuilt (-O1, same compiler: wl-nofp.flags) in a sysroot
+# copy has another build-id, and the host refuses to unwind through it, in one line naming
+# it, rather than walk a stack with another binary's tables
+check_rebuilt() {
+	cb_root=$C_WORK/sysroot-rebuilt cb_bin=$C_WORK/sysroot-rebuilt/bin/nofp
+	rm -rf "$cb_root" && mkdir -p "$cb_root/bin"
+	cb_cc=$(cat "${C_SYSROOT%/sysroot}/wl-nofp.flags" 2>/dev/null)
+	# shellcheck disable=SC2086
+	if [ -z "$cb_cc" ] || ! $cb_cc -O1 -o "$cb_bin" "$src/tests/workloads/nofp.c" 2>"$C_WORK/rebuilt.err"; then
+		fail "$B_NAME $1 rebuilt nofp: '$cb_cc -O1' failed: $(head -n 1 "$C_WORK/rebuilt.err")"
+		return
+	fi
+	cb_bid=$(elf_buildid "$cb_bin") cb_want=$(elf_buildid "$C_SYSROOT/bin/nofp")
+	if [ -z "$cb_bid" ] || [ "$cb_bid" = "$cb_want" ]; then
+		fail "$B_NAME $1 rebuilt nofp: its build-id ${cb_bid:-none} is not another one than $cb_want"
+		return
+	fi
+	# the report's header line for it; script's stacks: of the samples in nofp, how many
+	# have a caller frame in nofp still
+	"$C_TP" report --stdio --no-children -i "$2" --sysroot "$cb_root" --kallsyms "$C_KALLSYMS" \
+		--buildid-dir '' --offline >"$C_WORK/rebuilt.rep" 2>&1
+	cb_lines=$(grep -c '^#   /bin/nofp: .*stacks not unwound through it' "$C_WORK/rebuilt.rep")
+	cb_named=$(grep '^#   /bin/nofp: ' "$C_WORK/rebuilt.rep" | sed 's/^#   //')
+	set -- "$1" $("$C_TP" script -i "$2" -F ip,dso --sysroot "$cb_root" --kallsyms "$C_KALLSYMS" \
+		--buildid-dir '' --offline 2>/dev/null |
+		awk 'function flush() { if (first) { t++; if (deeper) c++ } first = 0; deeper = 0; n = 0 }
+		/^$/ { flush(); next }
+		NF >= 2 { n++; if (n == 1) first = $2 == "(/bin/nofp)"; else if ($2 == "(/bin/nofp)") deeper = 1 }
+		END { flush(); print t + 0, c + 0 }')
+	if [ "$2" -gt 0 ] && [ "$3" = 0 ] && [ "$cb_lines" = 1 ]; then
+		ok "$B_NAME $1 rebuilt nofp (build-id $cb_bid): refused, none of its $2 samples unwound past their PC; report: \"$cb_named\""
+	else
+		fail "$B_NAME $1 rebuilt nofp (build-id $cb_bid): $3 of its $2 samples unwound past their PC; $cb_lines report lines say it is not unwound through: ${cb_named:-none}"
 	fi
 }
 

@@ -190,7 +190,7 @@ for b in $order; do
 	done <"$out/run/$b/checks.txt"
 done
 echo
-echo "==== summary (samples: spin-g/sysc-g/spin-a/sched; chains: leaf samples with callers)"
+echo "==== summary (samples: spin-g/sysc-g/spin-a/sched; chains: leaf samples with callers; dw: to main, --call-graph dwarf)"
 printf '%-14s %6s  %-31s %-5s %-6s %-5s %-9s %-5s %-9s %s\n' board boot samples lost top build kernel trace chains serial
 for b in $order; do cat "$out/run/$b/summary" 2>/dev/null || printf '%-14s checks incomplete\n' "$b"; done
 echo
