@@ -56,6 +56,8 @@ int cmd_input__open(struct cmd_input *ci, const char *cmd, const char *path)
 	err = tp_input__open(&ci->in, path, &ci->log);
 	if (!err)
 		err = tp_reader__new(&ci->r, ci->in.buf, ci->in.len, &ci->log);
+	if (!err && ci->in.map)
+		tp_reader__set_mapped(ci->r);
 	if (err) {
 		cmd_input__fail(ci, err);
 		cmd_input__close(ci);

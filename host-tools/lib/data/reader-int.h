@@ -28,6 +28,8 @@ struct tp_reader {
 	uint64_t data_start;		/* first record */
 	uint64_t pos;			/* next record */
 	uint64_t seen;			/* records before this were already applied and reported */
+	uint64_t released;		/* pages before this were handed back (mapped input) */
+	bool mapped;			/* buf is a read-only file mapping */
 	struct tp_decode dec;
 };
 

@@ -56,6 +56,13 @@ void tp_reader__rewind(struct tp_reader *r);
  * holding it in a queue: 0 or -TP_ERR_*. */
 int tp_reader__decode(struct tp_reader *r, const uint8_t *data, uint64_t offset,
 		      struct tp_event *ev);
+/* The buffer given to tp_reader__new() is a read-only file mapping (tp_input's), whose pages
+ * tp_reader__release() may hand back to the kernel; never say so of a heap buffer. */
+void tp_reader__set_mapped(struct tp_reader *r);
+/* No record before offset will be decoded again soon (the walk is past it and nothing holds
+ * it): the whole pages before it leave the resident set of a mapped input. Touched again,
+ * they come back from the file, so this only bounds memory; a no-op for a heap buffer. */
+void tp_reader__release(struct tp_reader *r, uint64_t offset);
 
 const struct tp_reader_info *tp_reader__info(const struct tp_reader *r);
 const struct tp_reader_stats *tp_reader__stats(const struct tp_reader *r);

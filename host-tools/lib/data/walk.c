@@ -2,8 +2,11 @@
  * is reported with its offset and skipped, resynchronising on the next plausible header.
  * Records that change the reader (pipe-mode attrs, features, build-ids) are applied the
  * first time they are walked. */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/data/reader-int.h"
@@ -259,4 +262,26 @@ int tp_reader__next(struct tp_reader *r, struct tp_event *ev)
 void tp_reader__rewind(struct tp_reader *r)
 {
 	r->pos = r->data_start;
+}
+
+void tp_reader__set_mapped(struct tp_reader *r)
+{
+	r->mapped = true;
+}
+
+void tp_reader__release(struct tp_reader *r, uint64_t offset)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t end;
+
+	if (!r->mapped || page <= 0 || offset > r->len)
+		return;
+	end = offset - offset % (uint64_t)page;	/* the mapping starts on a page */
+	/* 64 KiB at least at a time: one call per few records, not per record */
+	if (end <= r->released || end - r->released < 65536)
+		return;
+	/* a private read-only file mapping: the pages are dropped, not their contents */
+	if (!madvise((void *)(uintptr_t)(r->buf + r->released), (size_t)(end - r->released),
+		     MADV_DONTNEED))
+		r->released = end;
 }

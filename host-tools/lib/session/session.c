@@ -138,6 +138,17 @@ static int flush(struct tp_session *s, uint64_t limit, const struct tp_session_o
 	return 0;
 }
 
+/* the walk is a forward pass but for the queue: the bytes before the oldest record still
+ * queued are done with, and a mapped input's pages of them can go (the resident set is then
+ * the rounds in the queue, not the file: dwarf-mode samples are 8 KiB stack copies) */
+static void release(struct tp_session *s, uint64_t pos)
+{
+	for (size_t i = 0; i < s->nr_q; i++)
+		if (s->q[i].offset < pos)
+			pos = s->q[i].offset;
+	tp_reader__release(s->r, pos);
+}
+
 int tp_session__process(struct tp_session *s, const struct tp_session_ops *ops, void *ctx)
 {
 	struct tp_event ev;
@@ -160,6 +171,7 @@ int tp_session__process(struct tp_session *s, const struct tp_session_ops *ops, 
 			/* what came before the previous round can no longer be overtaken */
 			err = flush(s, s->next_flush, ops, ctx);
 			s->next_flush = s->max_time;
+			release(s, ev.offset);
 		}
 		if (!err)
 			err = deliver(s, &ev, ops, ctx);
