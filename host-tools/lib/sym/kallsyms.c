@@ -97,20 +97,34 @@ static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref
 
 int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const char *ref_name)
 {
+	char *copy;
+
+	if (len == SIZE_MAX) {
+		memset(k, 0, sizeof(*k));
+		return -TP_ERR_NOMEM;
+	}
+	copy = malloc(len + 1);
+	if (!copy) {
+		memset(k, 0, sizeof(*k));
+		return -TP_ERR_NOMEM;
+	}
+	if (len)
+		memcpy(copy, buf, len);
+	return tp_kallsyms__parse_owned(k, copy, len, ref_name);
+}
+
+int tp_kallsyms__parse_owned(struct tp_kallsyms *k, char *buf, size_t len, const char *ref_name)
+{
 	char *p, *end;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	if (len == SIZE_MAX)
-		return -TP_ERR_NOMEM;
-	k->strings = malloc(len + 1);
+	k->strings = buf;
 	k->modules = malloc(sizeof(*k->modules));
-	if (!k->strings || !k->modules) {
+	if (!k->modules) {
 		err = -TP_ERR_NOMEM;
 		goto out_err;
 	}
-	if (len)
-		memcpy(k->strings, buf, len);
 	k->strings[len] = '\0';
 	k->modules[0] = NULL;
 	k->n_modules = 1;

@@ -23,6 +23,10 @@ struct tp_kallsyms {
  * ref_addr. Lines with a zero address (kptr_restrict) are skipped. Returns 0, -TP_ERR_NOMEM,
  * or -TP_ERR_EMPTY when no symbol with an address was found. */
 int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const char *ref_name);
+/* The same on a buffer of len + 1 bytes at least, which k takes over whatever the result (it
+ * is freed with k, or at once on an error): the names stay where they were read, where a copy
+ * would double a 5 MB kallsyms at the peak of a report. */
+int tp_kallsyms__parse_owned(struct tp_kallsyms *k, char *buf, size_t len, const char *ref_name);
 /* index of module "name" (no brackets) or -1 */
 long tp_kallsyms__module(const struct tp_kallsyms *k, const char *name);
 void tp_kallsyms__exit(struct tp_kallsyms *k);

@@ -105,8 +105,10 @@ static int load_kallsyms(struct tp_symbolizer *s, const char *path, const char *
 	if (err)
 		return err;
 	k = calloc(1, sizeof(*k));
-	err = k ? tp_kallsyms__parse(k, buf, len, ref_name) : -TP_ERR_NOMEM;
-	free(buf);
+	if (!k)
+		free(buf);
+	/* read_file leaves room for the terminating NUL */
+	err = k ? tp_kallsyms__parse_owned(k, buf, len, ref_name) : -TP_ERR_NOMEM;
 	if (err) {
 		if (err != -TP_ERR_NOMEM)
 			symlog(s, TP_LOG_WARN, "%s: no symbols with addresses (was it read with "
