@@ -45,6 +45,29 @@ struct tp_uwtab {
 	struct tp_uwseg *segs;
 	size_t n_segs;
 	struct tp_ehabi_tables ehabi;	/* exidx NULL: none */
+	struct tp_uwrow *rows;		/* row.c's cache, NULL until the first step */
+};
+
+/* a register's rule in a row: what dwarf_frame_register() (or _frame_cfa) said */
+enum { TP_UWR_ERR, TP_UWR_SAME, TP_UWR_UNDEF, TP_UWR_OPS };
+struct tp_uwrule {
+	uint8_t kind;			/* TP_UWR_*: the call failed, no ops with NULL, no ops
+					 * with ops set, or ops */
+	uint16_t first, n;		/* TP_UWR_OPS: row ops[first .. first + n) */
+};
+
+/* the CFI row of a PC in a binary, as libdw gives it (row.c) */
+struct tp_uwrow {
+	uint64_t lpc;			/* the PC, relative to the binary */
+	const struct tp_uwarch *arch;	/* the sample's arch the row was read for */
+	bool used;			/* a cache slot holds this row */
+	bool none;			/* no CFI covers lpc */
+	bool signal;			/* a signal frame's row */
+	int ra_col;			/* dwarf_frame_info(): the return address column */
+	struct tp_uwrule cfa, reg[TP_UW_NREGS];
+	struct tp_uwrule ra;		/* column ra_col when it is not a tracked register */
+	Dwarf_Op *ops;			/* of all rules, copied */
+	uint16_t nops;
 };
 
 /* the register state of one frame, in DWARF numbering */
@@ -59,6 +82,15 @@ struct tp_uwregs {
 const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);
 /* whether registers sampled for a are laid out for b as well (they differ in byte order) */
 bool tp_uwarch__same_regs(const struct tp_uwarch *a, const struct tp_uwarch *b);
+
+/* The row of lpc in t (.eh_frame first, then .debug_frame), for a sample of arch a, from t's
+ * cache or read into it; where no cache could be had, into *tmp (zeroed by the caller, whose
+ * ops it frees). 1 and *out (none set when no CFI covers lpc), or -TP_ERR_NOMEM. *out stays
+ * valid until the next call for t. */
+int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
+		  const struct tp_uwrow **out, struct tp_uwrow *tmp);
+/* frees t's cached rows */
+void tp_uwrow__drop(struct tp_uwtab *t);
 
 /* reads a word of the arch's size from the stack copy: 0 or -EFAULT */
 int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigned size,

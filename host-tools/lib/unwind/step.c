@@ -1,6 +1,6 @@
 /* The stepping loop of the host unwinder, one for all targets: per frame, the row of the
  * PC's binary's CFI (libdw's reader: dwarf_cfi_addrframe, _frame_cfa, _frame_register,
- * _frame_info), the CFA and the caller's registers computed here from their DWARF
+ * _frame_info, kept per PC by row.c), the CFA and the caller's registers computed here from their DWARF
  * expressions over the sample's stack copy; ARM EHABI for ARM binaries whose CFI does not
  * cover the PC. Bounded everywhere: steps, expression length and stack, memory reads only
  * inside the copy. */
@@ -231,24 +231,23 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 	return true;
 }
 
-/* the caller's value of DWARF register reg: true and *v, or false (undefined) */
-static bool caller_reg(const struct ctx *c, Dwarf_Frame *fr, int reg, uint64_t *v)
+/* the caller's value of a register under rule u of row: true and *v, or false (undefined) */
+static bool caller_reg(const struct ctx *c, const struct tp_uwrow *row, struct tp_uwrule u,
+		       int reg, uint64_t *v)
 {
-	Dwarf_Op mem[3], *ops = NULL;
-	size_t nops = 0;
 	bool is_value;
 	uint64_t x;
 
-	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
+	if (u.kind == TP_UWR_ERR)
 		return false;
-	if (!nops) {
-		/* NULL ops: "same value"; else undefined, which on a target without ABI
-		 * rules is only what the CFI did not mention (see tp_uwarch.no_abi) */
-		if (ops && !c->a->no_abi)
+	if (u.kind != TP_UWR_OPS) {
+		/* "same value"; else undefined, which on a target without ABI rules is only
+		 * what the CFI did not mention (see tp_uwarch.no_abi) */
+		if (u.kind == TP_UWR_UNDEF && !c->a->no_abi)
 			return false;
 		return reg_get(c, (uint64_t)reg, v);
 	}
-	if (!eval(c, ops, nops, &x, &is_value))
+	if (!eval(c, row->ops + u.first, u.n, &x, &is_value))
 		return false;
 	if (is_value) {
 		*v = x;
@@ -260,42 +259,37 @@ static bool caller_reg(const struct ctx *c, Dwarf_Frame *fr, int reg, uint64_t *
 }
 
 /* one step through a CFI row: 0, or -1 (no CFA, no return address) */
-static int step_cfi(struct ctx *c, Dwarf_Frame *fr, struct tp_uwregs *caller, bool *signal)
+static int step_cfi(struct ctx *c, const struct tp_uwrow *row, struct tp_uwregs *caller,
+		    bool *signal)
 {
 	const struct tp_uwarch *a = c->a;
-	Dwarf_Op *ops = NULL;
-	size_t nops = 0;
 	bool is_value;
-	int ra_col = dwarf_frame_info(fr, NULL, NULL, signal);
+	int ra_col = row->ra_col;
 	uint64_t v;
 
-	if (ra_col < 0 || dwarf_frame_cfa(fr, &ops, &nops) ||
-	    !eval(c, ops, nops, &c->cfa, &is_value))
+	*signal = row->signal;
+	if (ra_col < 0 || row->cfa.kind != TP_UWR_OPS ||
+	    !eval(c, row->ops + row->cfa.first, row->cfa.n, &c->cfa, &is_value))
 		return -1;
 	c->have_cfa = true;
 	memset(caller, 0, sizeof(*caller));
 	for (int r = 0; r < a->nregs; r++) {
-		if (caller_reg(c, fr, r, &v)) {
+		if (caller_reg(c, row, row->reg[r], r, &v)) {
 			caller->r[r] = v & c->mask;
 			caller->valid |= 1ull << r;
 		}
 	}
 	/* the ABI of every target: the caller's SP is the CFA unless the CFI says otherwise */
-	if (!(caller->valid & (1ull << a->sp)) || !(c->st->valid & (1ull << a->sp)) ||
-	    caller->r[a->sp] == c->st->r[a->sp]) {
-		Dwarf_Op mem[3], *sops = NULL;
-		size_t snops = 0;
-
-		if (dwarf_frame_register(fr, a->sp, mem, &sops, &snops) || !snops) {
-			caller->r[a->sp] = c->cfa;
-			caller->valid |= 1ull << a->sp;
-		}
+	if ((!(caller->valid & (1ull << a->sp)) || !(c->st->valid & (1ull << a->sp)) ||
+	     caller->r[a->sp] == c->st->r[a->sp]) && row->reg[a->sp].kind != TP_UWR_OPS) {
+		caller->r[a->sp] = c->cfa;
+		caller->valid |= 1ull << a->sp;
 	}
 	if (ra_col < a->nregs) {
 		if (!(caller->valid & (1ull << ra_col)))
 			return -1;
 		v = caller->r[ra_col];
-	} else if (!caller_reg(c, fr, ra_col, &v)) {
+	} else if (!caller_reg(c, row, row->ra, ra_col, &v)) {
 		return -1;
 	}
 	caller->pc = v & c->mask;
@@ -380,7 +374,8 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 	c.sp0 = st.r[c.a->sp];
 	for (uint32_t steps = 0; steps < TP_UW_MAX_STEPS && n < max; steps++) {
 		struct tp_uwtab *t;
-		Dwarf_Frame *fr = NULL;
+		struct tp_uwrow tmp = { 0 };
+		const struct tp_uwrow *row;
 		uint64_t pc = c.a->thumb ? st.pc & ~1ull : st.pc, bias, lpc;
 		bool signal = false;
 		int err = -1;
@@ -391,18 +386,15 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 		if (n == max || find(ctx, pc, &t, &bias) < 0 || !t)
 			break;
 		lpc = ((activation ? pc : pc - 1) - bias) & c.mask;
-		if (t->eh && dwarf_cfi_addrframe(t->eh, lpc, &fr))
-			fr = NULL;
-		if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
-			fr = NULL;
+		if (tp_uwrow__get(t, c.a, lpc, &row, &tmp) < 0)
+			break;
 		c.st = &st;
 		c.have_cfa = false;
-		if (fr) {
-			err = step_cfi(&c, fr, &caller, &signal);
-			free(fr);
-		} else if (t->ehabi.exidx) {
+		if (!row->none)
+			err = step_cfi(&c, row, &caller, &signal);
+		else if (t->ehabi.exidx)
 			err = step_ehabi(&c, t, lpc, &caller);
-		}
+		free(tmp.ops);
 		if (err || !(caller.valid & (1ull << c.a->sp)))
 			break;
 		/* the stack grows down on every target: a caller's frame is above */

@@ -302,6 +302,7 @@ void tp_uwtab__delete(struct tp_uwtab *t)
 {
 	if (!t)
 		return;
+	tp_uwrow__drop(t);
 	/* a CFI of dwarf_getcfi() belongs to its Dwarf; one of dwarf_getcfi_elf() to us */
 	if (t->eh)
 		dwarf_cfi_end(t->eh);

@@ -1,0 +1,129 @@
+/* The CFI rows of a binary, kept: what libdw says of a PC (dwarf_cfi_addrframe, then
+ * _frame_info, _frame_cfa and _frame_register of every tracked register) copied once into
+ * a row, in a small cache per binary keyed by the PC, so a report that meets the same return
+ * addresses in every sample executes the CIE and FDE instructions once per address, not
+ * once per sample and frame. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host-tools/lib/common/common.h"
+#include "host-tools/lib/unwind/internal.h"
+
+/* rows cached per binary, direct-mapped on the PC (256: 64 KiB a binary at most) */
+#define ROWS		256
+
+struct rowbuild {
+	struct tp_uwrow *row;
+	size_t cap;
+	bool fail;
+};
+
+/* the ops (ops, nops) into the row's array: the rule; a copy, as libdw's may live in mem[] */
+static struct tp_uwrule keep(struct rowbuild *b, int kind, const Dwarf_Op *ops, size_t nops)
+{
+	struct tp_uwrow *r = b->row;
+	struct tp_uwrule u = { (uint8_t)kind, 0, 0 };
+
+	if (kind != TP_UWR_OPS)
+		return u;
+	if (nops > UINT16_MAX || r->nops > UINT16_MAX - nops ||
+	    TP_GROW(r->ops, b->cap, (size_t)r->nops + nops, 8)) {
+		b->fail = true;
+		return u;
+	}
+	memcpy(r->ops + r->nops, ops, nops * sizeof(*ops));
+	u.first = r->nops;
+	u.n = (uint16_t)nops;
+	r->nops = (uint16_t)(r->nops + nops);
+	return u;
+}
+
+static struct tp_uwrule reg_rule(struct rowbuild *b, Dwarf_Frame *fr, int reg)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+
+	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
+		return keep(b, TP_UWR_ERR, NULL, 0);
+	if (!nops)	/* NULL ops: "same value"; else undefined */
+		return keep(b, ops ? TP_UWR_UNDEF : TP_UWR_SAME, NULL, 0);
+	return keep(b, TP_UWR_OPS, ops, nops);
+}
+
+/* the row of frame fr into r (its ops allocated): 0 or -TP_ERR_NOMEM */
+static int build(struct tp_uwrow *r, const struct tp_uwarch *a, Dwarf_Frame *fr)
+{
+	struct rowbuild b = { r, 0, false };
+	Dwarf_Op *ops = NULL;
+	size_t nops = 0;
+	bool signal = false;
+
+	r->ra_col = dwarf_frame_info(fr, NULL, NULL, &signal);
+	r->signal = signal;
+	r->cfa = dwarf_frame_cfa(fr, &ops, &nops) ? keep(&b, TP_UWR_ERR, NULL, 0)
+						  : keep(&b, TP_UWR_OPS, ops, nops);
+	for (int reg = 0; reg < a->nregs; reg++)
+		r->reg[reg] = reg_rule(&b, fr, reg);
+	if (r->ra_col >= a->nregs)
+		r->ra = reg_rule(&b, fr, r->ra_col);
+	if (b.fail) {
+		free(r->ops);
+		r->ops = NULL;
+		return -TP_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static uint32_t slot(uint64_t lpc)
+{
+	return (uint32_t)((lpc * 0x9e3779b97f4a7c15ull) >> 56) & (ROWS - 1);
+}
+
+int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
+		  const struct tp_uwrow **out, struct tp_uwrow *tmp)
+{
+	struct tp_uwrow *r = tmp;
+	Dwarf_Frame *fr = NULL;
+	int err;
+
+	*out = NULL;
+	if (!t->rows)
+		t->rows = calloc(ROWS, sizeof(*t->rows));
+	if (t->rows) {
+		r = &t->rows[slot(lpc)];
+		if (r->used && r->lpc == lpc && r->arch == a) {
+			*out = r;
+			return 1;
+		}
+	}
+	if (t->eh && dwarf_cfi_addrframe(t->eh, lpc, &fr))
+		fr = NULL;
+	if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
+		fr = NULL;
+	if (r != tmp) {		/* the slot's old row goes */
+		free(r->ops);
+		memset(r, 0, sizeof(*r));
+	}
+	r->lpc = lpc;
+	r->arch = a;
+	r->used = true;
+	r->none = !fr;
+	err = fr ? build(r, a, fr) : 0;
+	free(fr);
+	if (err) {
+		r->used = false;
+		return err;
+	}
+	*out = r;
+	return 1;
+}
+
+void tp_uwrow__drop(struct tp_uwtab *t)
+{
+	if (!t->rows)
+		return;
+	for (size_t i = 0; i < ROWS; i++)
+		free(t->rows[i].ops);
+	free(t->rows);
+	t->rows = NULL;
+}
