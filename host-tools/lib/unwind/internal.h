@@ -66,6 +66,8 @@ struct tp_uwrow {
 	int ra_col;			/* dwarf_frame_info(): the return address column */
 	struct tp_uwrule cfa, reg[TP_UW_NREGS];
 	struct tp_uwrule ra;		/* column ra_col when it is not a tracked register */
+	uint64_t keep_mask;		/* registers the caller has as they are (same value) */
+	uint64_t ops_mask;		/* registers with ops to evaluate */
 	Dwarf_Op *ops;			/* of all rules, copied */
 	uint16_t nops;
 };
@@ -84,8 +86,8 @@ const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);
 bool tp_uwarch__same_regs(const struct tp_uwarch *a, const struct tp_uwarch *b);
 
 /* The row of lpc in t (.eh_frame first, then .debug_frame), for a sample of arch a, from t's
- * cache or read into it; where no cache could be had, into *tmp (zeroed by the caller, whose
- * ops it frees). 1 and *out (none set when no CFI covers lpc), or -TP_ERR_NOMEM. *out stays
+ * cache or read into it; where no cache could be had, into *tmp (whose ops the caller frees:
+ * NULL when *tmp was not used). 1 and *out (none set when no CFI covers lpc), or -TP_ERR_NOMEM. *out stays
  * valid until the next call for t. */
 int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 		  const struct tp_uwrow **out, struct tp_uwrow *tmp);

@@ -62,8 +62,17 @@ static int build(struct tp_uwrow *r, const struct tp_uwarch *a, Dwarf_Frame *fr)
 	r->signal = signal;
 	r->cfa = dwarf_frame_cfa(fr, &ops, &nops) ? keep(&b, TP_UWR_ERR, NULL, 0)
 						  : keep(&b, TP_UWR_OPS, ops, nops);
-	for (int reg = 0; reg < a->nregs; reg++)
+	for (int reg = 0; reg < a->nregs; reg++) {
+		uint8_t kind;
+
 		r->reg[reg] = reg_rule(&b, fr, reg);
+		kind = r->reg[reg].kind;
+		/* undefined is "same" on a target without ABI rules (see tp_uwarch.no_abi) */
+		if (kind == TP_UWR_SAME || (kind == TP_UWR_UNDEF && a->no_abi))
+			r->keep_mask |= 1ull << reg;
+		else if (kind == TP_UWR_OPS)
+			r->ops_mask |= 1ull << reg;
+	}
 	if (r->ra_col >= a->nregs)
 		r->ra = reg_rule(&b, fr, r->ra_col);
 	if (b.fail) {
@@ -100,10 +109,9 @@ int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 		fr = NULL;
 	if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
 		fr = NULL;
-	if (r != tmp) {		/* the slot's old row goes */
+	if (r != tmp)		/* the slot's old row goes */
 		free(r->ops);
-		memset(r, 0, sizeof(*r));
-	}
+	memset(r, 0, sizeof(*r));
 	r->lpc = lpc;
 	r->arch = a;
 	r->used = true;

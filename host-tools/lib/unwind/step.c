@@ -23,6 +23,20 @@ int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigne
 	    in->stack_size - (addr - sp0) < size)
 		return -EFAULT;
 	p = in->stack + (addr - sp0);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (!in->arch->big_endian && (size == 8 || size == 4)) {	/* a word, as it lies */
+		uint32_t w;
+
+		if (size == 8) {
+			memcpy(&v, p, 8);
+		} else {
+			memcpy(&w, p, 4);
+			v = w;
+		}
+		*val = v;
+		return 0;
+	}
+#endif
 	for (unsigned i = 0; i < size; i++)
 		v |= (uint64_t)p[in->arch->big_endian ? size - 1 - i : i] << (8 * i);
 	*val = v;
@@ -67,6 +81,19 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 	*is_value = false;
 	if (!ops || !nops)
 		return false;
+	/* the rows' usual shapes at once: "CFA = reg + n", "saved at CFA + n" */
+	if (nops == 1 && ops->atom >= DW_OP_breg0 && ops->atom <= DW_OP_breg31) {
+		if (!reg_get(c, ops->atom - DW_OP_breg0, &a))
+			return false;
+		*out = (a + ops->number) & c->mask;
+		return true;
+	}
+	if (nops == 2 && ops->atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		if (!c->have_cfa)
+			return false;
+		*out = (c->cfa + ops[1].number) & c->mask;
+		return true;
+	}
 	op = ops;
 	end = ops + nops;
 #define PUSH(x) do { uint64_t v_ = (x); if (sp == EXPR_STACK) return false; st[sp] = v_; sp++; } while (0)
@@ -272,8 +299,15 @@ static int step_cfi(struct ctx *c, const struct tp_uwrow *row, struct tp_uwregs 
 	    !eval(c, row->ops + row->cfa.first, row->cfa.n, &c->cfa, &is_value))
 		return -1;
 	c->have_cfa = true;
-	memset(caller, 0, sizeof(*caller));
-	for (int r = 0; r < a->nregs; r++) {
+	/* r[] is read only where valid says so; the registers the row keeps, then those it
+	 * computes (each from the callee's state only, so in any order) */
+	caller->valid = row->keep_mask & c->st->valid;
+	caller->pc = 0;
+	for (uint64_t m = caller->valid; m; m &= m - 1)
+		caller->r[__builtin_ctzll(m)] = c->st->r[__builtin_ctzll(m)] & c->mask;
+	for (uint64_t m = row->ops_mask; m; m &= m - 1) {
+		int r = __builtin_ctzll(m);
+
 		if (caller_reg(c, row, row->reg[r], r, &v)) {
 			caller->r[r] = v & c->mask;
 			caller->valid |= 1ull << r;
@@ -362,21 +396,23 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 		   struct tp_uwframe *frames, uint32_t max)
 {
 	struct ctx c = { .in = in, .a = in->arch };
-	struct tp_uwregs st, caller;
+	struct tp_uwrow tmp;		/* a row where no cache could be had */
+	/* the callee's and the caller's registers, swapped at each step rather than copied */
+	struct tp_uwregs regs[2], *st = &regs[0], *caller = &regs[1], *swap;
 	bool activation = true, flat = false;
 	uint32_t n = 0;
 
 	if (!c.a || !max || (!in->stack && in->stack_size))
 		return 0;
 	c.mask = c.a->word == 4 ? 0xffffffffull : ~0ull;
-	if (in->nr_regs > 64 || !load_input(in, &st, c.mask))
+	if (in->nr_regs > 64 || !load_input(in, st, c.mask))
 		return 0;
-	c.sp0 = st.r[c.a->sp];
+	c.sp0 = st->r[c.a->sp];
+	memset(caller, 0, sizeof(*caller));	/* then only its valid registers are read */
 	for (uint32_t steps = 0; steps < TP_UW_MAX_STEPS && n < max; steps++) {
 		struct tp_uwtab *t;
-		struct tp_uwrow tmp = { 0 };
 		const struct tp_uwrow *row;
-		uint64_t pc = c.a->thumb ? st.pc & ~1ull : st.pc, bias, lpc;
+		uint64_t pc = c.a->thumb ? st->pc & ~1ull : st->pc, bias, lpc;
 		bool signal = false;
 		int err = -1;
 
@@ -386,30 +422,33 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 		if (n == max || find(ctx, pc, &t, &bias) < 0 || !t)
 			break;
 		lpc = ((activation ? pc : pc - 1) - bias) & c.mask;
+		tmp.ops = NULL;
 		if (tp_uwrow__get(t, c.a, lpc, &row, &tmp) < 0)
 			break;
-		c.st = &st;
+		c.st = st;
 		c.have_cfa = false;
 		if (!row->none)
-			err = step_cfi(&c, row, &caller, &signal);
+			err = step_cfi(&c, row, caller, &signal);
 		else if (t->ehabi.exidx)
-			err = step_ehabi(&c, t, lpc, &caller);
+			err = step_ehabi(&c, t, lpc, caller);
 		free(tmp.ops);
-		if (err || !(caller.valid & (1ull << c.a->sp)))
+		if (err || !(caller->valid & (1ull << c.a->sp)))
 			break;
 		/* the stack grows down on every target: a caller's frame is above */
-		if (caller.r[c.a->sp] < st.r[c.a->sp])
+		if (caller->r[c.a->sp] < st->r[c.a->sp])
 			break;
-		if (caller.r[c.a->sp] == st.r[c.a->sp]) {
+		if (caller->r[c.a->sp] == st->r[c.a->sp]) {
 			/* a leaf without a frame of its own, once: not twice in a row */
-			if (flat || caller.pc == st.pc)
+			if (flat || caller->pc == st->pc)
 				break;
 			flat = true;
 		} else {
 			flat = false;
 		}
 		activation = signal;
+		swap = st;
 		st = caller;
+		caller = swap;
 	}
 	return n;
 }
