@@ -60,15 +60,18 @@ struct tp_uwrule {
 struct tp_uwrow {
 	uint64_t lpc;			/* the PC, relative to the binary */
 	const struct tp_uwarch *arch;	/* the sample's arch the row was read for */
-	bool used;			/* a cache slot holds this row */
+	bool used;			/* the row is filled (in a cache slot, or a spare) */
 	bool none;			/* no CFI covers lpc */
 	bool signal;			/* a signal frame's row */
+	bool regs_done;			/* reg[], ra and the masks are filled */
 	int ra_col;			/* dwarf_frame_info(): the return address column */
 	struct tp_uwrule cfa, reg[TP_UW_NREGS];
 	struct tp_uwrule ra;		/* column ra_col when it is not a tracked register */
 	uint64_t keep_mask;		/* registers the caller has as they are (same value) */
 	uint64_t ops_mask;		/* registers with ops to evaluate */
+	Dwarf_Frame *fr;		/* libdw's row, asked for the registers once needed */
 	Dwarf_Op *ops;			/* of all rules, copied */
+	size_t cap_ops;
 	uint16_t nops;
 };
 
@@ -86,11 +89,14 @@ const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);
 bool tp_uwarch__same_regs(const struct tp_uwarch *a, const struct tp_uwarch *b);
 
 /* The row of lpc in t (.eh_frame first, then .debug_frame), for a sample of arch a, from t's
- * cache or read into it; where no cache could be had, into *tmp (whose ops the caller frees:
- * NULL when *tmp was not used). 1 and *out (none set when no CFI covers lpc), or -TP_ERR_NOMEM. *out stays
- * valid until the next call for t. */
+ * cache or read into it; where no cache could be had, into *tmp (its used flag cleared by the
+ * caller, who then calls tp_uwrow__release(tmp)). 1 and *out (none set when no CFI covers lpc), or
+ * -TP_ERR_NOMEM. *out stays valid until the next call for t. */
 int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
-		  const struct tp_uwrow **out, struct tp_uwrow *tmp);
+		  struct tp_uwrow **out, struct tp_uwrow *tmp);
+/* fills the register rules of a row (the first time): 0 or -TP_ERR_NOMEM */
+int tp_uwrow__regs(struct tp_uwrow *r, const struct tp_uwarch *a);
+void tp_uwrow__release(struct tp_uwrow *tmp);
 /* frees t's cached rows */
 void tp_uwrow__drop(struct tp_uwtab *t);
 

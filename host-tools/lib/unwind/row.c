@@ -1,6 +1,6 @@
 /* The CFI rows of a binary, kept: what libdw says of a PC (dwarf_cfi_addrframe, then
- * _frame_info, _frame_cfa and _frame_register of every tracked register) copied once into
- * a row, in a small cache per binary keyed by the PC, so a report that meets the same return
+ * _frame_info, _frame_cfa and, once a step gets that far, _frame_register of every tracked
+ * register) copied once into a row, in a small cache per binary keyed by the PC, so a report that meets the same return
  * addresses in every sample executes the CIE and FDE instructions once per address, not
  * once per sample and frame. */
 #include <stdlib.h>
@@ -12,23 +12,22 @@
 /* rows cached per binary, direct-mapped on the PC (256: 64 KiB a binary at most) */
 #define ROWS		256
 
-struct rowbuild {
-	struct tp_uwrow *row;
-	size_t cap;
-	bool fail;
-};
-
-/* the ops (ops, nops) into the row's array: the rule; a copy, as libdw's may live in mem[] */
-static struct tp_uwrule keep(struct rowbuild *b, int kind, const Dwarf_Op *ops, size_t nops)
+/* the ops (ops, nops) into the row's array: the rule; a copy, as libdw's may live in mem[].
+ * *fail set when out of memory. */
+static struct tp_uwrule keep(struct tp_uwrow *r, int kind, const Dwarf_Op *ops, size_t nops,
+			     bool *fail)
 {
-	struct tp_uwrow *r = b->row;
 	struct tp_uwrule u = { (uint8_t)kind, 0, 0 };
 
 	if (kind != TP_UWR_OPS)
 		return u;
+	if (!nops) {		/* no ops evaluate to nothing: as if the call had failed */
+		u.kind = TP_UWR_ERR;
+		return u;
+	}
 	if (nops > UINT16_MAX || r->nops > UINT16_MAX - nops ||
-	    TP_GROW(r->ops, b->cap, (size_t)r->nops + nops, 8)) {
-		b->fail = true;
+	    TP_GROW(r->ops, r->cap_ops, (size_t)r->nops + nops, 8)) {
+		*fail = true;
 		return u;
 	}
 	memcpy(r->ops + r->nops, ops, nops * sizeof(*ops));
@@ -38,34 +37,46 @@ static struct tp_uwrule keep(struct rowbuild *b, int kind, const Dwarf_Op *ops, 
 	return u;
 }
 
-static struct tp_uwrule reg_rule(struct rowbuild *b, Dwarf_Frame *fr, int reg)
+static struct tp_uwrule reg_rule(struct tp_uwrow *r, int reg, bool *fail)
 {
 	Dwarf_Op mem[3], *ops = NULL;
 	size_t nops = 0;
 
-	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
-		return keep(b, TP_UWR_ERR, NULL, 0);
+	if (dwarf_frame_register(r->fr, reg, mem, &ops, &nops))
+		return keep(r, TP_UWR_ERR, NULL, 0, fail);
 	if (!nops)	/* NULL ops: "same value"; else undefined */
-		return keep(b, ops ? TP_UWR_UNDEF : TP_UWR_SAME, NULL, 0);
-	return keep(b, TP_UWR_OPS, ops, nops);
+		return keep(r, ops ? TP_UWR_UNDEF : TP_UWR_SAME, NULL, 0, fail);
+	return keep(r, TP_UWR_OPS, ops, nops, fail);
 }
 
-/* the row of frame fr into r (its ops allocated): 0 or -TP_ERR_NOMEM */
-static int build(struct tp_uwrow *r, const struct tp_uwarch *a, Dwarf_Frame *fr)
+/* the first part of the row of frame fr into r, which keeps fr: the return address column,
+ * the signal flag and the CFA rule (asked in the order a step needs them, and not at all
+ * past one that fails: libdw reads hostile CFI only as far as a step would) */
+static int build(struct tp_uwrow *r, Dwarf_Frame *fr)
 {
-	struct rowbuild b = { r, 0, false };
 	Dwarf_Op *ops = NULL;
 	size_t nops = 0;
-	bool signal = false;
+	bool signal = false, fail = false;
 
+	r->fr = fr;
 	r->ra_col = dwarf_frame_info(fr, NULL, NULL, &signal);
 	r->signal = signal;
-	r->cfa = dwarf_frame_cfa(fr, &ops, &nops) ? keep(&b, TP_UWR_ERR, NULL, 0)
-						  : keep(&b, TP_UWR_OPS, ops, nops);
+	r->cfa.kind = TP_UWR_ERR;
+	if (r->ra_col >= 0 && !dwarf_frame_cfa(fr, &ops, &nops))
+		r->cfa = keep(r, TP_UWR_OPS, ops, nops, &fail);
+	return fail ? -TP_ERR_NOMEM : 0;
+}
+
+int tp_uwrow__regs(struct tp_uwrow *r, const struct tp_uwarch *a)
+{
+	bool fail = false;
+
+	if (r->regs_done)
+		return 0;
 	for (int reg = 0; reg < a->nregs; reg++) {
 		uint8_t kind;
 
-		r->reg[reg] = reg_rule(&b, fr, reg);
+		r->reg[reg] = reg_rule(r, reg, &fail);
 		kind = r->reg[reg].kind;
 		/* undefined is "same" on a target without ABI rules (see tp_uwarch.no_abi) */
 		if (kind == TP_UWR_SAME || (kind == TP_UWR_UNDEF && a->no_abi))
@@ -74,13 +85,18 @@ static int build(struct tp_uwrow *r, const struct tp_uwarch *a, Dwarf_Frame *fr)
 			r->ops_mask |= 1ull << reg;
 	}
 	if (r->ra_col >= a->nregs)
-		r->ra = reg_rule(&b, fr, r->ra_col);
-	if (b.fail) {
-		free(r->ops);
-		r->ops = NULL;
+		r->ra = reg_rule(r, r->ra_col, &fail);
+	if (fail)
 		return -TP_ERR_NOMEM;
-	}
+	r->regs_done = true;
 	return 0;
+}
+
+static void clear(struct tp_uwrow *r)
+{
+	free(r->ops);
+	free(r->fr);
+	memset(r, 0, sizeof(*r));
 }
 
 static uint32_t slot(uint64_t lpc)
@@ -89,7 +105,7 @@ static uint32_t slot(uint64_t lpc)
 }
 
 int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
-		  const struct tp_uwrow **out, struct tp_uwrow *tmp)
+		  struct tp_uwrow **out, struct tp_uwrow *tmp)
 {
 	struct tp_uwrow *r = tmp;
 	Dwarf_Frame *fr = NULL;
@@ -110,20 +126,26 @@ int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 	if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
 		fr = NULL;
 	if (r != tmp)		/* the slot's old row goes */
-		free(r->ops);
-	memset(r, 0, sizeof(*r));
+		clear(r);
+	else
+		memset(r, 0, sizeof(*r));
 	r->lpc = lpc;
 	r->arch = a;
 	r->used = true;
 	r->none = !fr;
-	err = fr ? build(r, a, fr) : 0;
-	free(fr);
+	err = fr ? build(r, fr) : 0;
 	if (err) {
-		r->used = false;
+		clear(r);
 		return err;
 	}
 	*out = r;
 	return 1;
+}
+
+void tp_uwrow__release(struct tp_uwrow *tmp)
+{
+	if (tmp->used)
+		clear(tmp);
 }
 
 void tp_uwrow__drop(struct tp_uwtab *t)
@@ -131,7 +153,7 @@ void tp_uwrow__drop(struct tp_uwtab *t)
 	if (!t->rows)
 		return;
 	for (size_t i = 0; i < ROWS; i++)
-		free(t->rows[i].ops);
+		clear(&t->rows[i]);
 	free(t->rows);
 	t->rows = NULL;
 }

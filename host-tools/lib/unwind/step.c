@@ -286,7 +286,7 @@ static bool caller_reg(const struct ctx *c, const struct tp_uwrow *row, struct t
 }
 
 /* one step through a CFI row: 0, or -1 (no CFA, no return address) */
-static int step_cfi(struct ctx *c, const struct tp_uwrow *row, struct tp_uwregs *caller,
+static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *caller,
 		    bool *signal)
 {
 	const struct tp_uwarch *a = c->a;
@@ -299,6 +299,8 @@ static int step_cfi(struct ctx *c, const struct tp_uwrow *row, struct tp_uwregs 
 	    !eval(c, row->ops + row->cfa.first, row->cfa.n, &c->cfa, &is_value))
 		return -1;
 	c->have_cfa = true;
+	if (tp_uwrow__regs(row, a))
+		return -1;
 	/* r[] is read only where valid says so; the registers the row keeps, then those it
 	 * computes (each from the callee's state only, so in any order) */
 	caller->valid = row->keep_mask & c->st->valid;
@@ -411,7 +413,7 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 	memset(caller, 0, sizeof(*caller));	/* then only its valid registers are read */
 	for (uint32_t steps = 0; steps < TP_UW_MAX_STEPS && n < max; steps++) {
 		struct tp_uwtab *t;
-		const struct tp_uwrow *row;
+		struct tp_uwrow *row;
 		uint64_t pc = c.a->thumb ? st->pc & ~1ull : st->pc, bias, lpc;
 		bool signal = false;
 		int err = -1;
@@ -422,7 +424,7 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 		if (n == max || find(ctx, pc, &t, &bias) < 0 || !t)
 			break;
 		lpc = ((activation ? pc : pc - 1) - bias) & c.mask;
-		tmp.ops = NULL;
+		tmp.used = false;
 		if (tp_uwrow__get(t, c.a, lpc, &row, &tmp) < 0)
 			break;
 		c.st = st;
@@ -431,7 +433,7 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 			err = step_cfi(&c, row, caller, &signal);
 		else if (t->ehabi.exidx)
 			err = step_ehabi(&c, t, lpc, caller);
-		free(tmp.ops);
+		tp_uwrow__release(&tmp);
 		if (err || !(caller->valid & (1ull << c.a->sp)))
 			break;
 		/* the stack grows down on every target: a caller's frame is above */
