@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tinyperf: one non-recursive GNU Makefile.
 #   the device recorder, configured by Kconfig:  make <board>_defconfig && make
 #   the host toolchain for the build machine:    make host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel ABI constants, all TP_-prefixed so they never clash with a libc header in hosted
  * builds: syscall numbers TP_NR_<name>, errno TP_E*, signals TP_SIG*, and the flags sys_*()
  * take (TP_O_*, TP_MAP_*, TP_SOCK_*, TP_TC*, ...). They are the values the kernel uses, which

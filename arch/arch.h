@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Picks the arch file by compiler macro. Each arch file provides (and documents at its top):
  *   my_syscall0(nr) .. my_syscall6(nr, a1, .., a6) -> long, >= 0 or -errno (MIPS a3 flag
  *                                                     normalised inside the arch file)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Barriers and u64 acquire/release for the perf ring, derived from what the arch file provides.
  *
  * Each arch advertises what it has (`#define arch_mb arch_mb`): arch_mb/arch_rmb/arch_wmb are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tinyperf archive against perf archive on the same recording, in the same run: wall time
 # (median of RUNS, alternating), archive size, members, and unpack time. The recording is
 # made by perf record (so perf's own build-id cache, which perf archive packs from, is filled)

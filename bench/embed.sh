@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What embedded symbols (TP_FEAT_SYMTAB) cost: a 10 s 'record -a -g' with and without them
 # (--no-embed-symbols), alternating, while a workload mix runs (a syscall loop, two spinning
 # threads, and a shell loop that runs many short programs, so many DSOs and kernel paths get

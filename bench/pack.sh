@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What packing costs (CONFIG_REC_PACK): the packed recorder against the stripped recorder it
 # carries and against Linux perf, in the same run (hyperfine, alternating): the file sizes,
 # the start (--version: the unpacking alone), record -- /bin/true wall and CPU, and the peak

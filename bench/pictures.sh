@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What the pictures and exports cost against tinyperf report on the same recording (the
 # system-wide callchain one of bench/report.sh): wall time, peak RSS and output size, medians
 # of RUNS, with the budgets of issue 19 (each <= 1.5x report's time, the SVG <= 2 MB at the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Recorder budgets against Linux perf, measured in the same run (A B A B ...) with public
 # tools: hyperfine for wall time, perf stat (task-clock) for CPU, /usr/bin/time for peak RSS,
 # perf's own sample counts. Prints one table; figures are ratios to perf where that makes sense.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Report and script speed against Linux perf on the same system-wide callchain recording,
 # measured in the same run, alternating (perf, tinyperf, perf, tinyperf ...): wall and CPU
 # time and peak RSS from /usr/bin/time, medians of RUNS. Prints one table with ratios.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where a recorder build's bytes go, for size work: the code bytes of each source file (from
 # the DWARF line table, objdump --dwarf=decodedline; code LTO inlined elsewhere counts for
 # the file it came from), .text, .rodata and the stripped file (or, packed, the packed file)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Unwinding speed against Linux perf on the same perf-written --call-graph dwarf recording,
 # measured in the same run, alternating (perf, tinyperf, perf, tinyperf ...): wall and CPU time
 # and peak RSS of report -g and script (every sample's user stack unwound) from /usr/bin/time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf annotate's listing, as perf annotate --stdio: per symbol a header, then each
  * instruction with its percent of the symbol's samples, source lines where the line
  * changes. A symbol whose binary was not verified gets one line on stderr instead. */

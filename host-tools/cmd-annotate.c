@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf annotate: the perf annotate --stdio listing — per instruction of the hottest
  * symbols (or the ones named) the share of their samples, disassembled from the verified
  * binary, with source lines between. This file: the options and the walk that counts

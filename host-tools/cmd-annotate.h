@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf annotate, shared by its two files: cmd-annotate.c (options, the walk) and
  * cmd-annotate-print.c (each symbol's listing). CLI code. */
 #ifndef TINYPERF_HOST_TOOLS_CMD_ANNOTATE_H

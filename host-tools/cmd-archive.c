@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf archive: pack a recording with only the files its hit DSOs need, keyed by build-id
  * (host-tools/lib/archive/archive.h), or unpack such an archive (or perf archive's) into a build-id
  * cache so the recording reports the same on another host. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf buildid-cache: fill, inspect and trim the build-id cache (perf's ~/.debug layout,
  * host-tools/lib/bidcache/bidcache.h) — add binaries, debug files, vmlinux and kallsyms, list them with
  * their sizes, evict by age or to a size limit, and tell what a perf.data needs that the

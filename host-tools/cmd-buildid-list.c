@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf buildid-list: "<build-id> <path>" for each DSO of a perf.data, like perf
  * buildid-list; --with-hits only those the samples hit (counted by walking the session),
  * and those an unwound user stack (--call-graph dwarf) reaches, through this host's files. */

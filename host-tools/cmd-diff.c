@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf diff: per-symbol shifts between two recordings, typically of two builds of one
  * program. Each side is opened with its own symbolizer, so each binary is resolved from its
  * own build-id (cache, sysroot ...), aggregated on its own (hist.h), and the two are matched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf dump: every record with its offset, size, bytes and decoded fields, in the style
  * of perf report -D, then counts per record type and the feature sections. */
 #define _GNU_SOURCE

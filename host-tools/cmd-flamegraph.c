@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf flamegraph: the stacks of a recording (or the change between two) as one
  * self-contained interactive SVG; the walk is cli/stacks.c's, the picture lib/render's. */
 #define _GNU_SOURCE

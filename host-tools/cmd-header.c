@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf header: a perf.data's header and feature sections, like perf report --header-only. */
 #define _GNU_SOURCE
 #include <getopt.h>

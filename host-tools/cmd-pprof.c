@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf pprof: a recording as pprof's gzip-compressed profile.proto, for go tool pprof,
  * Pyroscope, Parca, Grafana; the walk is cli/stacks.c's, the encoding lib/render's. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf recv' at the door: accepting TCP clients without letting any input lock the
  * devices out. --allow first, then the admission of host-tools/lib/recv/guard.c (per-address
  * share, a full table evicting the silent and the idle before refusing a device that

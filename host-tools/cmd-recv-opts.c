@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf recv' options: the usage text and the command line into struct recv and
  * struct recv_args (cmd-recv.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf recv': receive what recorders stream (tinyperf record -o tcp://..., serial:...)
  * and save one regular perf.data per session, in a directory per device. One poll loop
  * serves every connection and line; the work is the library's (host-tools/lib/recv/recv.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf recv, shared by its three files: cmd-recv.c (inputs, the poll loop, messages),
  * cmd-recv-opts.c (options, usage) and cmd-recv-door.c (accepting TCP clients: --allow, the
  * limits, eviction, timeouts, file descriptors). CLI code. */

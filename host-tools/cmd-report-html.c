@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf report --html: the report as one self-contained HTML file (header facts, the
  * function table, call trees, flame graph, per-thread time strips that select the range of
  * the rest, where symbols came from); the walk is cli/stacks.c's, the page lib/render's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf report's source lines: the text perf's srcline sort key and `-g srcline` graphs
  * show for an address ("file.c:12"; without line info "sym+<offset>" or "dso[addr]"; no map
  * "??:0"), interned to the ids that tp_frame.line carries, each address looked up once. The

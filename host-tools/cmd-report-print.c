@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf report's output: the header (symbol sources, lost samples), then per event the
  * perf report --stdio table and, under each entry, its call graph drawn as perf draws it. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf report: the perf report --stdio table — one section per event, entries by sort
  * keys with self and children overheads and their call graphs — plus a header that says
  * where each DSO's symbols came from or why it has none. This file: the options and the

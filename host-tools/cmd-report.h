@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf report, shared by its two files: cmd-report.c (options, the walk) and
  * cmd-report-print.c (the table and the call graphs). CLI code. */
 #ifndef TINYPERF_HOST_TOOLS_CMD_REPORT_H

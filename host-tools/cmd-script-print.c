@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf script's output, written by hand into one buffer since it is the hot part: each
  * sample as perf script prints it (the " sym+off (dso)" of a frame formatted once and
  * reused), and --folded's collapsed stacks. */

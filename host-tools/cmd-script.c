@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf script: every sample as perf script prints it (so stackcollapse-perf.pl,
  * speedscope and the Firefox Profiler read it), tracepoint fields decoded from the file's
  * format files; or, with --folded, the stacks collapsed into "comm;outer;...;inner count". */

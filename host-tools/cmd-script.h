@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf script, shared by its two files: cmd-script.c (options, the walk) and
  * cmd-script-print.c (the output, as perf script writes it, and --folded). CLI code. */
 #ifndef TINYPERF_HOST_TOOLS_CMD_SCRIPT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf top''s link to the device: listening (and taking the device again after a drop),
  * connecting (again every second), a serial line (opened again every second) or a pipe; the
  * bytes go to host-tools/lib/recv/, which hands the records on and, with -o, saves them as

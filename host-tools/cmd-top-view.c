@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf top''s view: the hottest functions of the window on a full screen (ncurses),
  * with the status line and the keys, or as plain blocks on stdout (--stdio) for a log. */
 #define _GNU_SOURCE

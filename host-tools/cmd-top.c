@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf top': the hottest functions of a device that streams (TCP either way, a serial
  * line, a pipe), refreshed every second: the options and the one poll loop. The link is
  * cmd-top-link.c's, the window host-tools/lib/live/'s, the screen cmd-top-view.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What 'tinyperf top''s three files share: the command (cmd-top.c: options, the loop), the
  * link (cmd-top-link.c: the device's stream through host-tools/lib/recv/, which is kept apart
  * because its framing header and the symbolizer's both name a struct tp_frame) and the view

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host commands: one cmd-*.c each, dispatched from main.c's table. */
 #ifndef TINYPERF_HOST_TOOLS_CMD_H
 #define TINYPERF_HOST_TOOLS_CMD_H

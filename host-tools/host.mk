@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The host toolchain: host-tools/ commands + their library, perfdata/ and the hosted libc-shim,
 # compiled for the build machine with HOSTCC (never the cross compiler).
 # HOST_SANITIZE=1 (or CONFIG_HOST_SANITIZE) builds with ASan and UBSan. HOST_CAPSTONE=n builds

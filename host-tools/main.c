@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf on the host: the command table. Each command is one cmd-*.c file; the library in
  * host-tools/lib/ does the work and never prints or exits. */
 #include <stdio.h>

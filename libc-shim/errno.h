@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error numbers are kernel ABI (they differ on MIPS): defined in arch/abi.h.
  * tp_strerror() gives a short message for the ones tinyperf reports. */
 #ifndef TINYPERF_LIBC_SHIM_ERRNO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading small files (/proc, /sys), streaming large ones line by line (/proc/kallsyms,
  * /proc/PID/maps) and walking directories, all with a caller-supplied buffer. */
 #ifndef TINYPERF_LIBC_SHIM_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A bounded printf-style formatter for what tinyperf's format strings use: %d %u %x %c %s %%
  * with flags '-' and '0', width and precision (also '*'), and length modifiers l ll z. Any
  * other conversion (%i %o %X %p, flags '+' ' ' '#', h hh t j) prints as text after a '%'.

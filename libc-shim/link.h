@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Links, for the recorder's build-id cache (recorder/out/bidcache.c): kept apart from sys.h
  * because no other recorder part needs them. Both return 0 or -errno; -TP_ENOSYS where the
  * freestanding backend has no syscall number for them (arch/<arch>/abi.h would define

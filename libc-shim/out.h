@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffered output to a file descriptor. Errors are sticky: the first one is kept in ->err
  * (as -errno) and later writes are dropped, so callers check once, at flush time. */
 #ifndef TINYPERF_LIBC_SHIM_OUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Number parsing without errno: each returns 0 or -EINVAL / -ERANGE and never reads past the
  * terminating NUL. The whole string must be consumed unless an end pointer is asked for. */
 #ifndef TINYPERF_LIBC_SHIM_PARSE_H

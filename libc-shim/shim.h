@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libc-shim: the only "libc" the recorder and perfdata/ see.
  * Two backends implement it: hosted (over any libc) and freestanding (over arch/ only).
  * Every sys_*() returns a value >= 0 on success or -errno; nothing here touches errno. */

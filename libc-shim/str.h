@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* String and memory functions under their standard names: the freestanding backend
  * defines them (the compiler may emit calls to mem* itself), the hosted one takes the libc's. */
 #ifndef TINYPERF_LIBC_SHIM_STR_H

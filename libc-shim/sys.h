@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Typed system calls. Each returns >= 0 on success or -errno (never -1 + errno).
  * The hosted backend goes through the C library (so its fork/signal/thread bookkeeping
  * stays consistent); the freestanding backend issues the raw syscalls from arch/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Basic types: only the compiler's own freestanding headers, never the libc's. */
 #ifndef TINYPERF_LIBC_SHIM_TYPES_H
 #define TINYPERF_LIBC_SHIM_TYPES_H

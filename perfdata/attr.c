@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_event_attr byte-order conversion, shared by the writer and the host reader. */
 #include "perfdata/attr.h"
 #include "perfdata/bswap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moving a perf_event_attr between byte orders: every integer field is byte-swapped and the
  * bitfield words are re-laid out (see tp_bitrev_bytes64), including the 2-bit precise_ip,
  * whose bit order a plain per-byte reversal would flip. */

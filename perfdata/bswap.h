@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Byte swapping for the writer's foreign-endian output and for readers of foreign files.
  * Compiler builtins: they become single instructions where the target has them. */
 #ifndef TINYPERF_PERFDATA_BSWAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The streaming decoder for `tinyperf recv` (format in framing.h): the hello line parsed, and
  * frames found in a serial byte stream, checked, decoded, their losses counted, and console
  * text spliced into them recovered. Host only: the recorder encodes (framing.c). */

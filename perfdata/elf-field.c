@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ELF fields from raw bytes (elf-field.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/elf-field.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ELF header fields read from raw bytes of either byte order and any alignment: the device's
  * ELF readers (build-id notes, embedded symbols) and the text hash both need them. */
 #ifndef TINYPERF_PERFDATA_ELF_FIELD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output primitive every perfdata encoder goes through, so byte order is handled once. */
 #include "libc-shim/shim.h"
 #include "include/tinyperf/perf_data.h"

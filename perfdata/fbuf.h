@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tp_fbuf: appends perf.data integers, strings and structs to caller memory, in the output
  * byte order (native, or swapped when the writer produces a foreign-endian file).
  * Errors are sticky: the first append that does not fit sets err = -TP_ENOSPC and nothing is

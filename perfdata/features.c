@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Feature payload encoders; perf's reader is the spec for each (header.c process_*). */
 #include "libc-shim/shim.h"
 #include "perfdata/features.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Encoders for the feature sections tinyperf writes (perf-data-format.md §1.4). Each appends
  * one payload to f (in f's byte order, see tp_writer__fbuf) and on success describes it in
  * *out for tp_writer__pipe_features()/tp_writer__close(); the payload stays in f's memory, which

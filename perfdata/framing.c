@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stream framing for serial lines and the hello line (format in framing.h): the encoders the
  * recorder sends with, and the CRC and COBS both sides use. The decoder is deframe.c. */
 #include "libc-shim/shim.h"

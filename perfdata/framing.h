@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The stream formats tinyperf sends to a host, shared by the recorder (encoding) and
  * `tinyperf recv` (decoding):
  *

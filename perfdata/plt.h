@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The .plt layout perf 6.1 assumes when it names PLT stubs "name@plt", one per .rela.plt
  * (.rel.plt) entry: a header, then entries of one size. The recorder (embedded symbols,
  * recorder/embed/symembed-elf.c) and the host's symbolizer (host-tools/lib/sym/plt.c) both lay the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Record encoders: compute the size, then append the fields through tp_fbuf (byte order). */
 #include "libc-shim/shim.h"
 #include "perfdata/fbuf.h"

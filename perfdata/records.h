@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Encoders for the records tinyperf synthesizes itself (the kernel writes all the others):
  * the task and mapping state before recording starts, round markers, loss counts, and samples
  * (for the serial coalescer and for tests). Each writes one record into buf and returns its

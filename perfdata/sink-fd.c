@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File-descriptor sink: short writes and EINTR are retried here so the writer never sees them. */
 #include "libc-shim/shim.h"
 #include "perfdata/sink.h"

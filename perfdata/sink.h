@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the writer's bytes go. A sink either takes all the bytes or fails: write() and
  * pwrite() return 0 or -errno, never a short count. Streams (pipes, sockets, serial lines)
  * have no pwrite and can only carry pipe-mode output. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TP_FEAT_SYMTAB encoder and decoder (the layout is in symtab.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/bswap.h"

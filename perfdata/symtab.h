@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TP_FEAT_SYMTAB (129): the symbols the device had for the addresses it sampled, embedded in
  * the recording so a host with no sysroot, no build-id cache and another kernel still names
  * the hot functions. The recorder encodes it (tp_symtab_enc), the host decodes it

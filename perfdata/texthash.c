@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tp_text_hash(): FNV-1a 64 over the first executable load segment (the contract is in
  * texthash.h). Parses the ELF itself, byte by byte, so it runs on the device over an mmapped
  * file of any class and byte order without alignment assumptions. */

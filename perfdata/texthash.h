@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The identity of a binary that has no GNU build-id: a hash of its code, which the recorder takes
  * on the device and the host symbolizer takes of each candidate file, so that an unstripped copy
  * can be proven to be the file that ran. */

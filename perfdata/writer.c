@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data writer: file and pipe mode framing around the caller's records and features. */
 #include "libc-shim/shim.h"
 #include "perfdata/fbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf.data writer, shared by the device recorder and the host `recv`. Its calls follow the
  * file: attrs (open) -> records (add, finished_round, checkpoint) -> features (close).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The device commands, dispatched from main.c's table: each is declared by its folder
  * (record/cmd-record.c, stat/cmd-stat.c, events/cmd-list.c), help and version are main.c's own. */
 #ifndef TINYPERF_RECORDER_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf on the device: the command table and the top-level options.
  * Each command lives in its own cmd-*.c; this file only dispatches. */
 #include "libc-shim/shim.h"

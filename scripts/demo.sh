@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make demo: the whole product in one go, as a newcomer would use it.
 #  1. install what is needed (Debian packages), build the static recorder and the host tools;
 #  2. make a tiny "device" root filesystem holding only the stripped static recorder and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install the Debian packages a build or the test suite needs, idempotently:
 # nothing is downloaded when everything is already there. Only 'make deps', 'make demo' and
 # 'make check' run this: a build never installs (it names what is missing and stops).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The Kconfig engine for hosts without kconfig-frontends: Kconfiglib (Debian python3-kconfiglib,
 pip kconfiglib; ISC, pure Python, maintained for Zephyr and ESP-IDF), writing .config, auto.conf
 and autoconf.h as kconfig-frontends 4.11 does, so that either engine configures the same build

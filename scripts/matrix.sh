@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The build matrix: every board of boards/ (but host) x libc variant, each in out/<board>-<libc>.
 #   matrix.sh build            configure and build every cell
 #   matrix.sh sizes            build, then print the size table and check the budgets

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Toolchain checks for a build, idempotent, cached in a download dir. A build never installs
 # a package (it may run under Buildroot, Yocto or as someone else's root): what is missing is
 # named, with the Debian package and 'make deps', which installs.

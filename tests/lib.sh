@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for tinyperf's shell tests: one [OK]/[FAIL] line per case and a closing
 # "NAME: N passed, N failed" line that tests/run.sh adds up.
 # shellcheck shell=sh

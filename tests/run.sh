@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make check: install what is missing, build every target, run every test layer.
 # Each part's output goes to the terminal and to out/check/<part>.log; the parts' own
 # "NAME: N passed, N failed" lines are added up, a part that fails without such a line
@@ -92,6 +93,8 @@ part "kconfig: round trips, help texts, menuconfig" "$src/tests/kconfig/run.sh"
 part "bad build invocations" "$src/tests/build/bad-invocations.sh"
 part "layers: include rules of each folder, no cycle, no file over 600 lines" \
 	python3 "$src/tests/build/layers.py" "$src"
+part "license: SPDX-License-Identifier: MIT on every source file" \
+	python3 "$src/scripts/spdx.py" --check "$src"
 part "build variables: CC/CFLAGS/LDFLAGS, V=1, O=, install; Buildroot's and Yocto's sets, as nobody" \
 	"$src/tests/build/build-vars.sh"
 part "packaging: Buildroot options and PACKAGECONFIG = Kconfig symbols, hashes, BitBake syntax" \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aarch64 kernel ABI: asm-generic syscall numbers; open flags as on 32-bit arm. */
 #ifndef TINYPERF_ARCH_AARCH64_ABI_H
 #define TINYPERF_ARCH_AARCH64_ABI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aarch64: raw syscalls, barriers and _start for the freestanding backend.
  *
  * Syscall ABI (Linux arm64):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arm EABI kernel ABI: syscall numbers (arch/arm/tools/syscall.tbl, EABI: no 0x900000 base),
  * open flags that differ from asm-generic; the rest is asm-generic.
  * 32-bit calls: mmap2 (offset in 4096-byte units), _llseek, ftruncate64, getuid32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arm (ARMv7-A EABI, ARM or Thumb-2): raw syscalls, barriers, _start and the signal restorer.
  *
  * Syscall ABI (Linux ARM EABI):

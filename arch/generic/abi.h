@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm-generic kernel ABI values (include/uapi/asm-generic/), used unless the arch file
  * already defined the constant or, for whole groups that an arch numbers its own way, set
  * TP_ARCH_<GROUP>. Constants no arch overrides are defined unconditionally, so a wrong

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm-generic syscall numbers (include/uapi/asm-generic/unistd.h), used by aarch64.
  * Only the modern calls exist here: no open, fork, poll, pipe, dup2, mkdir, rename, unlink,
  * readlink; the *at forms, ppoll, pipe2, dup3 and clone replace them. */

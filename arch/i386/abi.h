@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* i386 kernel ABI: syscall numbers (arch/x86/entry/syscalls/syscall_32.tbl); the rest is
  * asm-generic. 32-bit calls: mmap2 (offset in 4096-byte units), _llseek, ftruncate64,
  * getuid32 (getuid is 16-bit), clock_gettime64 (falls back to clock_gettime), and the

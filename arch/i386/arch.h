@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* i386: raw syscalls, barriers, _start and the signal restorer for the freestanding backend.
  *
  * Syscall ABI (Linux i386, int $0x80):

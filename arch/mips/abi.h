@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MIPS o32 kernel ABI: syscall numbers (4000 + arch/mips/kernel/syscalls/syscall_o32.tbl) and
  * the many constants MIPS numbers its own way (IRIX heritage): errno from 35 up, signals,
  * sigaction flags, open flags, mmap flags, socket types and options, termios ioctls, and the

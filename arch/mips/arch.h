@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mips (o32, either endianness): raw syscalls, barriers and _start for the freestanding backend.
  *
  * Syscall ABI (Linux MIPS o32):

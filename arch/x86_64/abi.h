@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86_64 kernel ABI: syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl); the rest is
  * asm-generic. */
 #ifndef TINYPERF_ARCH_X86_64_ABI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86_64: raw syscalls, barriers, _start and the signal restorer for the freestanding backend.
  *
  * Syscall ABI (Linux x86_64):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening perf.data inputs for the commands, and the shape of their error lines. */
 #define _GNU_SOURCE
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the perf.data-reading commands share: -i parsing, opening the input with a reader,
  * printing the library's warnings and errors as "tinyperf: CMD: FILE: ...", and the exit
  * status (1 when anything was skipped or cut short). CLI code: it prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One recording into hists of call paths, with the report's filters (see stacks.h): the
  * walk behind flamegraph and pprof. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the commands that draw or export whole stacks share (flamegraph, pprof, report
  * --html): one recording walked with the report's filters and -e into a hist of call paths
  * per comm, one sample counting one, as script --folded counts them; or per event and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbol options and session set-up that report and script share, and the header lines
  * that account for every DSO's symbols. */
 #define _GNU_SOURCE

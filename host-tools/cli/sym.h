@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the symbolizing commands (report, script) share: the symbol options (--sysroot ...),
  * opening a session with its symcache, the header lines that say where each DSO's symbols
  * came from or why it has none, and --time ranges. CLI code: it prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compile-time proof that our struct layouts are the ABI's, on whatever target compiles this:
  * every offset and size of perf-data-format.md §1.2, §1.3, §1.5, §1.6, §2.2, §2.3.
  * perf_data.h includes this, so every perfdata/ build (device and host, 32- and 64-bit) checks

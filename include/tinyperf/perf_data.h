@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf.data container (file and pipe mode) as Linux perf reads it, plus tinyperf's private
  * feature ids. Shared by the device writer and the host reader; see
  * shared/reference/perf-data-format.md §1 for the layout this describes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf_event ABI (Linux include/uapi/linux/perf_event.h) written out as tinyperf's own
  * definitions, so an old or missing toolchain UAPI header never limits what we can record.
  * Only <stdint.h>/<stddef.h>: included by the recorder, perfdata/ and the host tools alike.

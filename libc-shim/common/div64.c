@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 64-bit division for 32-bit targets: the helpers gcc calls for uint64_t / and % there;
  * and 32-bit division where the CPU has no divide instruction (ARMv7-A before the
  * integer-divide extension: Cortex-A8/A9; arch/arm/arch.h says so with ARCH_SOFT_DIV32).

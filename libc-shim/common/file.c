@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whole small files, line-by-line reading and directory walks with a caller's buffer (file.h). */
 #include "libc-shim/file.h"
 #include "libc-shim/str.h"

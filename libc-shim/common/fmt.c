@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bounded printf of fmt.h. One formatting loop (tp_vformat) writes through a callback;
  * tp_vsnprintf is the callback that fills a buffer. It knows only what tinyperf's format
  * strings use (fmt.h); any other conversion prints as text after a '%', never as a wrong

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffered output to a file descriptor with a sticky error (out.h), plus the unbuffered
  * helpers tp_write_all and tp_dprintf. */
 #include "libc-shim/out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Number parsing without errno or locale (parse.h). */
 #include "libc-shim/parse.h"
 #include "libc-shim/errno.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tp_strerror: the messages of TP_ERRNO_LIST as one string, NUL-separated, indexed by a table
  * of numbers (which differ per arch), so a lookup costs a byte per entry (two on MIPS) plus
  * the text. Others print as "errno N", the number errno.h names. */

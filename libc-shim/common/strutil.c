@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tinyperf's own string helpers (str.h), for both backends. */
 #include "libc-shim/str.h"
 

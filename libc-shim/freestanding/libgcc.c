@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What libgcc.a expects from a C library: ARM's division-by-zero handler (__aeabi_idiv0,
  * __aeabi_ldiv0 in _dvmd_lnx.o) calls raise(SIGFPE). Linked only when something pulls it in.
  * This file is built without LTO (libgcc is not LTO code and would not find it otherwise), so

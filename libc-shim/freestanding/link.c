@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_linkat/sys_symlinkat for the freestanding backend: raw syscalls where arch/abi.h gives
  * their numbers, -TP_ENOSYS (the caller copies) where it does not yet. */
 #include "libc-shim/errno.h"

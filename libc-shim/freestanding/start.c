@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Process start-up for the freestanding backend: arch's _start hands the initial stack
  * pointer to tp_start_c(), which finds argc, argv, envp and the auxiliary vector, runs main()
  * and exits with its status. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The string and memory functions of str.h for the freestanding backend. gcc emits calls to
  * memcpy, memmove, memset and memcmp by itself (struct copies and zeroing), so these must
  * exist; they favour size, with a word loop only where the ring copy and zeroing spend time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_*() for the freestanding backend: one raw syscall each, through arch/. Where arches
  * differ in which call exists (mmap2, _llseek, ftruncate64, getuid32, clock_gettime64, no
  * fork), the choice follows which TP_NR_ number arch/abi.h defines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_linkat/sys_symlinkat for the hosted backend: the C library's. */
 #define _GNU_SOURCE
 #include <errno.h>

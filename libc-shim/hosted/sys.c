@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_*() for the hosted backend (glibc, musl, uClibc-ng): mostly the C library's syscall()
  * with arch/'s numbers, as the freestanding backend makes them, since the recorder is single-
  * threaded and needs none of the library's wrapper work (time64 and socketcall conversions,

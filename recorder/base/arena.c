@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bump arena and size-class free lists over anonymous mappings (arena.h). */
 #include "libc-shim/shim.h"
 #include "recorder/base/arena.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory for the recorder, from anonymous sys_mmap (there is no malloc on the device):
  * a bump arena for data that lives as long as the recording, and size-class pools with free
  * lists for state that comes and goes (per-process maps), so a flight recorder that runs for

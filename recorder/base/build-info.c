@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What this binary was built as, from Kconfig: printed by --version and recorded in perf.data. */
 #include "libc-shim/types.h"
 #include "recorder/base/build-info.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What this binary was built as (build-info.c): for --version and the usage line. */
 #ifndef TINYPERF_RECORDER_BASE_BUILD_INFO_H
 #define TINYPERF_RECORDER_BASE_BUILD_INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder's messages on stderr (msg.h). */
 #include "libc-shim/shim.h"
 #include "recorder/base/msg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder's messages on stderr (msg.c): errors and warnings as one line each, and notes
  * that -q silences. Every part of 'tinyperf record' and 'tinyperf stat' prints through these. */
 #ifndef TINYPERF_RECORDER_BASE_MSG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A copy of /proc/kallsyms taken while recording, so that embedded symbols (symembed.h) do
  * not make the end of a recording wait for the kernel: it formats its symbol table at about
  * half a microsecond a line, 60-90 ms for the 120,000 lines of a distribution kernel on a

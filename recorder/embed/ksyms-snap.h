@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A copy of /proc/kallsyms taken while recording, for embedded symbols (ksyms-snap.c). */
 #ifndef TINYPERF_RECORDER_EMBED_KSYMS_SNAP_H
 #define TINYPERF_RECORDER_EMBED_KSYMS_SNAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded kernel and module symbols: one streaming pass over /proc/kallsyms, keeping the
  * functions that cover the sampled kernel addresses (symembed.h). kallsyms gives no sizes and
  * is not sorted (each module's symbols come in its own order), so each sampled range keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded symbols of the hit user DSOs, read from their ELF symbol tables (symembed.h):
  * .symtab, else .dynsym, with pread and small buffers; with REC_EMBED_MINIDEBUGINFO the
  * .symtab of a MiniDebugInfo; the [vdso]'s from tinyperf's own image. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded symbols (symembed.h): the section's memory, the sampled ranges, the symbols kept
  * and their encoding, and the kernel's and modules' blocks (ksyms.c reads kallsyms). */
 #include "libc-shim/shim.h"

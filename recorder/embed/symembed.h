@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded symbols (TP_FEAT_SYMTAB, perfdata/symtab.h): at the end of a recording and at each
  * flight-recorder snapshot, the symbols that cover the sampled addresses (addrset.h) are read
  * from each hit file's .symtab (else .dynsym) with pread and small buffers, and from

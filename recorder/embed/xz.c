@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One-shot .xz (LZMA2) decoder (xz.h), from the .xz format specification and the LZMA/LZMA2
  * descriptions. The stream: a 12-byte header, blocks, an index, a 12-byte footer; a block: a
  * header (its filters: LZMA2 only here), LZMA2 chunks, padding, the check. */

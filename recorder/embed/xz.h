@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A one-shot .xz decoder for MiniDebugInfo (.gnu_debugdata) and, as raw LZMA2, for the packed
  * recorder's payload (recorder/pack/unpack.c), written from the public .xz file
  * format specification (1.1.0/1.2.0) and the LZMA/LZMA2 descriptions: one stream (trailing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf list': the events this device can open right now. Hardware events are listed
  * only if they open (VMs and many SoCs have no PMU); tracepoints come from tracefs. */
 #include "libc-shim/shim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turning perf-style event names into perf_event_attr templates. Sampling fields (period,
  * sample_type, flags that depend on the target) are filled in later by the command. */
 #include "libc-shim/shim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event specifications ("-e cycles:u,sched:sched_switch/call-graph=no/") -> attr templates. */
 #ifndef TINYPERF_RECORDER_EVENTS_EVENTS_H
 #define TINYPERF_RECORDER_EVENTS_EVENTS_H

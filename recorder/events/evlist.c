@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening the events. The fallbacks mirror perf's: no PMU (VMs, many SoCs) turns the default
  * 'cycles' into cpu-clock; perf_event_paranoid >= 2 for a non-root user keeps kernel samples
  * out (exclude_kernel) rather than failing. Every other error becomes one line that says what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The open events: one fd per (event, task, cpu), one ring per CPU (the other fds of a CPU
  * send their records to it with PERF_EVENT_IOC_SET_OUTPUT). */
 #ifndef TINYPERF_RECORDER_EVENTS_EVLIST_H

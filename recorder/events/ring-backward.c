@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The overwritable ring (--overwrite): read while paused, newest record first.
  *
  * The event has write_backward set and the ring is mapped read-only, so there is no data_tail:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ring protocol, in one place.
  *
  * The kernel writes records, then publishes them by moving data_head (smp_wmb between the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One perf mmap ring (1 control page + 2^n data pages), read forward. */
 #ifndef TINYPERF_RECORDER_EVENTS_RING_H
 #define TINYPERF_RECORDER_EVENTS_RING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracefs: where tracepoint ids and formats come from. Mounted at /sys/kernel/tracing on
  * modern kernels, under debugfs (/sys/kernel/debug/tracing) on older ones; a minimal board may
  * have neither mounted, so mount it ourselves (we run as root to record tracepoints anyway),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding (or mounting) tracefs, and reading tracepoint ids and formats from it. */
 #ifndef TINYPERF_RECORDER_EVENTS_TRACEFS_H
 #define TINYPERF_RECORDER_EVENTS_TRACEFS_H

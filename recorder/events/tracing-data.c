@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tracing-data blob (perf's "\027\010Dtracing" version 0.6), in the recorder's byte order:
  *   magic, "0.6", big_endian, sizeof(long), page size,
  *   header_page, header_event, no ftrace formats, the format files of the events in use grouped

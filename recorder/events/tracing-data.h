@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TRACING_DATA feature: what a host needs to decode tracepoint samples without the device
  * (the event format files, printk formats, saved cmdlines), read from tracefs. */
 #ifndef TINYPERF_RECORDER_EVENTS_TRACING_DATA_H

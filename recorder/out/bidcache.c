@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The device side of the build-id cache: each hit DSO's file is hard-linked (or copied) to
  * <dir>/<path>/<id>/elf and indexed by <dir>/.build-id/xx/yyyy -> ../../<path>/<id>, the
  * kernel's /proc/kallsyms copied to <dir>/[kernel.kallsyms]/<id>/kallsyms, the [vdso] image

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* record --buildid-cache DIR (CONFIG_REC_BUILDID_CACHE): at the end of a recording, the files
  * of the DSOs that got samples go into a build-id cache on the device, in perf's layout
  * (host-tools/lib/bidcache/bidcache.h describes it), for boards with storage: the host then copies the

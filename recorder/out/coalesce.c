@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample coalescing for slow links (what and why in coalesce.h): a hash table keyed by the
  * sample's identity, its periods summed, flushed as ordinary SAMPLE records. */
 #include "libc-shim/shim.h"

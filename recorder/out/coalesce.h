@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --coalesce: samples alike (same event, cpumode, pid, tid, ip and callchain) seen within a
  * flush interval become one SAMPLE record whose period is their sum, so a 1 kHz callchain
  * profile fits a 115200-baud line. The output is standard perf.data: perf report gives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Flight recorder (--overwrite) and output rotation (--switch-output): the options, when to
  * switch, the files' names and --switch-max-files. See flight.h; the snapshots and the
  * switches themselves are the record command's (record/output.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Flight recorder and output rotation: --overwrite (write_backward rings read only at a
  * snapshot) and --switch-output (SIGUSR2, a size or a period closes the file, names it
  * OUTPUT.YYYYMMDDHHMMSScc and starts the next). Every file stands alone: it begins with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -o serial:DEV[,BAUD][,text]: the pipe stream in frames (perfdata/framing.h) over a serial
  * line that may also carry console output, lose bytes and garble them.
  *

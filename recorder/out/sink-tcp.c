@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -o tcp://HOST:PORT and -o tcp-listen://[ADDR]:PORT: the pipe stream over one TCP
  * connection, after a hello line. Addresses are numeric (IPv4 dotted, IPv6 in brackets):
  * no resolver, so a static recorder stays static and never reads nsswitch.conf. */

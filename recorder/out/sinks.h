@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder's stream outputs besides files and stdout: a TCP connection (either side
  * connects) and a serial line. Each is a struct tp_sink for the pipe-mode writer, opened
  * from the -o argument and closed once the writer is done:

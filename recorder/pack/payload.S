@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The packed recorder's payload (CONFIG_REC_PACK): the stripped recorder as a raw LZMA2
  * stream, made by the Makefile from $O/tinyperf.stripped (TP_PAYLOAD: its path), and its size
  * before compression (TP_PAYLOAD_SIZE), which the raw stream does not carry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The packed recorder's first stage (CONFIG_REC_PACK, README "Size budgets"): the stripped
  * recorder follows this program as a raw LZMA2 stream (payload.S). It is decoded into a memory
  * file (memfd_create), which is then executed with the same arguments and environment: the

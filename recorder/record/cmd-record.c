@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf record': open the events, synthesize what existed before, copy the rings to the
  * output while noting which DSOs got samples, then write the build-ids and features.
  * The recorder does as little as possible while recording: ring bytes go to the sink as they

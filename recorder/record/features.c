@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The feature sections of a recording: what the machine was (hostname, os release, arch, CPUs,
  * memory), how it was recorded (command line, event names), the tracepoint formats, and at the
  * end the build-ids of the DSOs that got samples (known from track/, no pass over the data)

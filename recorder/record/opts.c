@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option parsing for 'record' and 'stat' (one table, each command refusing the other's
  * options as unknown): short options may be bundled or take their value attached
  * (-aF999, -F 999), long ones take "=value" or the next argument; parsing stops at "--" or at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf record' options, parsed the way perf's users type them. */
 #ifndef TINYPERF_RECORDER_RECORD_OPTS_H
 #define TINYPERF_RECORDER_RECORD_OPTS_H

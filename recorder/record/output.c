@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output of a recording: a perf.data file, stdout, or a stream to 'tinyperf recv'
  * (record.h). */
 #include "libc-shim/shim.h"

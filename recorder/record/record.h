@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf record': the state of one run, passed down through its parts (cmd-record.c: the
  * command, its loop and its records; setup.c: events and target; output.c: the output;
  * features.c, state.c). Functions returning int give 0, or 1 after printing a one-line error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The record command's side of the flight recorder (out/flight.c): the snapshots of the
  * write_backward rings (--overwrite), and the switch from one file to the next
  * (--switch-output), each file standing alone. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Setting up a recording: the events parsed, the target chosen (a command's process tree,
  * -a/-C, -p/-t), the attrs filled with one sample layout for every event, the events opened
  * and their rings mapped (record.h). */

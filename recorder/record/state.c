@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The state records of a recording (recorder/record/synth.c does the encoding): the kernel and the
  * processes of the target, at the start and again at the head of every --switch-output file. */
 #include "libc-shim/shim.h"

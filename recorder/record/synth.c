@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records for the tasks, mappings and kernel that exist before recording starts (synth.h). */
 #include "libc-shim/shim.h"
 #include "recorder/record/synth.h"

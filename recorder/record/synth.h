@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Synthesis at record start: the records the kernel will not send for what already exists,
  * read from /proc. Each record is encoded (perfdata/records.h, with a zeroed sample_id
  * trailer of fmt->id_hdr_size bytes) into the caller's scratch memory and handed to emit;

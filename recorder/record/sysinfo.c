@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine facts for the feature sections, from /sys and /proc (sysinfo.h). */
 #include "libc-shim/shim.h"
 #include "recorder/record/sysinfo.h"

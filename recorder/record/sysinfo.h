@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facts about the machine for the perf.data features the record command writes (NRCPUS,
  * CPUDESC, TOTAL_MEM) and the CPU-list syntax of sysfs and of -C. HOSTNAME, OSRELEASE and
  * ARCH come straight from sys_uname() (nodename, release, machine), as perf takes them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fork the command first and exec it only when every event is open and every ring mapped, so
  * nothing it does before tinyperf is ready goes unrecorded. A close-on-exec pipe reports a
  * failed execve back to the parent (EOF means the exec succeeded). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command being profiled: forked early, held before execve until the events are ready. */
 #ifndef TINYPERF_RECORDER_RECORD_WORKLOAD_H
 #define TINYPERF_RECORDER_RECORD_WORKLOAD_H

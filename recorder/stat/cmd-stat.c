@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf stat': open counting events on a command (inherited, enabled at its exec), on
  * CPUs (-a, -C) or on threads (-p, -t); run; read them with their enabled and running times
  * (so multiplexed counts are scaled up as perf scales them); print. -I prints the counts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option parsing for 'stat': record's parser (recorder/record/opts.c) with stat's options,
  * then what stat adds to it, as perf stat checks it. A bad option or value is one line and
  * exit 129, perf's status for it. */

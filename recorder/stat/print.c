@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The lines of 'tinyperf stat', laid out as perf stat 6.1 lays them out (aligned columns,
  * or -x SEP fields in perf's order: value, unit, event, noise, run time, percentage, metric
  * value, metric unit). The ratios are computed in integers, rounded to the digits shown:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 'tinyperf stat': counting events, printed as perf stat prints them. opts.c parses the
  * options, cmd-stat.c opens, runs and reads the counters, print.c lays out the lines (fixed
  * point: no floating point in the recorder). Functions returning int give 0, or an exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bounded set of sampled addresses (addrset.h). */
 #include "libc-shim/shim.h"
 #include "recorder/track/addrset.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The addresses that got samples, per DSO, for embedded symbols (symembed.c): fed by track.c
  * with every sample ip and callchain entry (user ones as file offsets, kernel ones as they
  * are), bounded in memory.

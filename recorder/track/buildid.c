@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GNU build-ids from ELF notes and load-segment hashes (buildid.h). */
 #include "libc-shim/shim.h"
 #include "perfdata/elf-field.h"

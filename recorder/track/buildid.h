@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Identities of the files that got samples, for the BUILD_ID feature: the GNU build-id from
  * the ELF notes, read with a few small preads (ELF header, program headers, PT_NOTE
  * segments; never the whole file), of a file, the kernel, a module or the [vdso]; and for a

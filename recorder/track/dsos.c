@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of mapped files behind track.c (dsos.h). */
 #include "libc-shim/shim.h"
 #include "recorder/track/dsos.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The files that mappings point to, for track.c: each name once per identity (the maj/min/ino
  * or build-id an MMAP2 gives; a file replaced under the same name is a new entry), with a hit
  * flag and a count of the mappings using it. A fixed table from the arena; when it is full,

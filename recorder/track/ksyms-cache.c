@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel functions earlier recordings of this boot embedded (ksyms-cache.h). */
 #include "libc-shim/shim.h"
 #include "recorder/track/ksyms-cache.h"

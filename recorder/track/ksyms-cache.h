@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel functions earlier recordings of this boot embedded (ksyms-cache.c): a sampled
  * kernel address inside one of them needs no pass over /proc/kallsyms, which the kernel
  * formats at about half a microsecond a line (60-90 ms for a distribution kernel on a PC).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process table behind track.c: each process's executable maps, followed through FORK,
  * exec and EXIT, kept within the limits of track.h. */
 #include "libc-shim/shim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inside track.c and track-procs.c (the process table and its maps): the shapes they share
  * and the calls between them. Not for other users: track.h is the interface. */
 #ifndef TINYPERF_RECORDER_TRACK_TRACK_PROCS_H

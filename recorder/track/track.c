@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which DSOs got samples, kept up to date record by record (track.h). */
 #include "libc-shim/shim.h"
 #include "recorder/track/addrset.h"

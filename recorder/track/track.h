@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* While recording, know which DSOs got samples without a post-pass over the data (perf
  * re-reads the whole file at the end; we do not). The command feeds every record it writes,
  * synthesized or read from the rings, to track__record(); at the end track__for_each_hit_dso()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/annotate's cross-arch fixture, linked without libc (-nostdlib): a hot loop, a
  * dense switch (a table whose address on Thumb-2 sits in a literal pool: data in the code,
  * a $d mapping symbol), and on 32-bit ARM a function in ARM state beside the Thumb ones

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tinyperf annotate against its peers:
 #   x86_64, this machine: tests/workloads/spin recorded by Linux perf and by the tinyperf
 #     recorder; on each file, tinyperf annotate leaf lists the same instruction addresses as

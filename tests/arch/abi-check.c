@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* abi-check: every TP_ constant of arch/abi.h against the C library's own value. Linked into
  * the hosted arch-test only (it includes libc headers); arch-test calls tp_abi_check() when
  * it is present. A constant the libc does not define is skipped, not failed. TP_NCCS and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arch-test: every sys_* wrapper, every barrier helper and the shim's string, fmt, parse, out
  * and file code, one [OK]/[FAIL] line per case, for the freestanding and hosted backends, run
  * natively or under qemu-user. Exit status 1 if any case failed. This file holds the harness,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The arch-test harness: one "[OK] name" or "[FAIL] name: expected X, got Y" line per case.
  * Implemented in arch-test.c; shim-test.c uses it too. */
 #ifndef TINYPERF_TESTS_ARCH_HARNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shim-test: libc-shim's own code in the running backend: string functions, the formatter,
  * number parsing, buffered output, file and line reading, tp_strerror. Part of arch-test. */
 #include "tests/arch/harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys-test: the sys_* wrappers of the running backend against the real kernel (or qemu-user):
  * pipes, poll, fcntl, ioctl, files, 64-bit offsets, mmap, processes, exec, signals, time,
  * prctl, rusage and sockets. Part of arch-test. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A bad invocation stops with exactly one clear line that says what to do, and a non-zero exit.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)

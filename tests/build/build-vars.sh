@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The build honours what Buildroot and Yocto pass: CC/CFLAGS/LDFLAGS from the command line and
 # from the environment (mandatory flags kept apart), V=1, O= (the source tree stays clean),
 # install with DESTDIR/PREFIX (unstripped) and install-strip, savedefconfig into O=, and with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make dist: the release tarball the Buildroot package and the Yocto recipe fetch. It is
 # reproducible, holds every tracked file (tests/ data included), 'make dist-hashes' writes its
 # sha256 into both hash files, and unpacked it builds the host tools and a recorder, which run.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every optional feature of recorder/Kconfig switched off (and the off-by-default ones on,
 # the packed recorder among them, which must record as well),
 # with LTO, without, and at -O0 (CFLAGS=-O0, as a debug build sets it): each configuration

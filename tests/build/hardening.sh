@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by tests/build/build-vars.sh: the recorder and the host tools built the way Buildroot
 # and Yocto build them (../shared/reference/packaging.md has the sets), as a user that is not
 # root, out of tree, in an environment with no package manager and each Kconfig engine.

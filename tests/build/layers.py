@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The house rules, checked on the tree: the host library's folders include only what the layer
 line of their public header allows, callers outside a folder include only its public header,
 the recorder's folders include only the folders the layer line of their Kbuild allows, the

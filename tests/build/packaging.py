@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Structural checks of the Buildroot package (buildroot/) and the Yocto layer
 (yocto/meta-tinyperf/) that need neither Buildroot nor bitbake: every BR2_PACKAGE_TINYPERF_*
 option and every PACKAGECONFIG flag sets a Kconfig symbol that exists, every user-visible

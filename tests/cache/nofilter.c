@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test interposer (LD_PRELOAD) making this host's libarchive act as one built without some
  * compression libraries, as Buildroot's host-libarchive is without zstd: for each filter named
  * in TP_TEST_NO_FILTERS ("zstd xz gzip"), archive_write_add_filter_<name>() answers as

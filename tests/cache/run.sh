@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The build-id cache, archives and diff, end to end on this machine: tinyperf buildid-cache
 # (add, list, remove, purge, --max-size eviction, two adders at once), Linux perf resolving
 # through the cache, tinyperf archive holding only the hit DSOs (and falling back from zstd to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two builds of one program for tinyperf diff: -DVARIANT=1 spends 3/4 of its time in hot_a
  * and 1/4 in hot_b; -DVARIANT=2 the reverse, with a function added in front so every
  * address moves. -DPAD=N adds N KiB of data (distinct files for the cache-size tests).

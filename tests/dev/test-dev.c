@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device-side unit tests, built for every target and run under qemu-user: the ring reader
  * against a simulated ring (a "kernel" writing records, wrap-around included) and the
  * perf.data writer into a memory sink (file and pipe framing), in the target's own byte order

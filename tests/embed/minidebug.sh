@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # MiniDebugInfo (.gnu_debugdata) as an embedded-symbol source (CONFIG_REC_EMBED_MINIDEBUGINFO):
 # fully stripped binaries carrying gdb's standard MiniDebugInfo (made with nm, objcopy, strip,
 # xz), recorded by a recorder with the option on, then reported with the binaries gone: the

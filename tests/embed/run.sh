@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Embedded symbols (TP_FEAT_SYMTAB): recordings made here, reported on "a host with no
 # sysroot, no build-id cache and another kernel" (the binaries moved away, an empty HOME, and
 # an empty --symfs, under which the host never uses its own kernel) still name the library

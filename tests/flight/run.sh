@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Flight recorder: --overwrite rings snapshotted on SIGUSR2 into --switch-output files, each
 # read by Linux perf as a file of its own (the then-active phase on top, build-ids listed),
 # --switch-max-files keeping the newest, a command whose hot code runs in a forked child, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Flight-recorder soak: --overwrite --switch-output -a at -F 1000 with process churn (a
 # fork/exec loop) and a SIGUSR2 snapshot every 5 s, --switch-max-files 3. The recorder's RSS
 # must be flat over the second half (at the end within 10 % of its RSS at half time) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the stream framing decoder alone (perfdata/deframe.c, framing.c), without
  * recv's files around it, so that it runs fast enough to explore the decoder's states: the
  * input is a serial line's bytes, fed in reads whose sizes the first byte gives (1 << (b % 12),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the ARM EHABI unwinder (host-tools/lib/unwind/ehabi.c): the input is a
  * header (byte order, section sizes and addresses, the registers, the stack address and the
  * load bias), then .ARM.exidx, .ARM.extab and a stack copy; the target walks up to 64 frames

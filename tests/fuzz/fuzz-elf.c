@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the host's ELF readers: the input is a shared library in a scratch
  * sysroot, loaded by the symbolizer as `tinyperf report --sysroot` loads a DSO (libdwfl, its
  * symbols, PLT names from sym/plt.c, segments; the text hash checked when it has one; lines and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for kallsyms text (host-tools/lib/sym/kallsyms.c): the input parsed from
  * memory and every symbol looked up at its first and last byte, then the same text as the
  * symbolizer reads it for `tinyperf report --kallsyms FILE`: the kernel and a module named in

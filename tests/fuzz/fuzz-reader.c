@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the host library's reader and session: parse the input as a
  * perf.data (file or pipe), walk every record, replay it through a session resolving every
  * callchain entry, walk it again after a rewind, and format the feature sections.

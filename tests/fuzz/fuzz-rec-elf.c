@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the recorder's readers of the files it sampled (built for the host):
  * the input is a binary a process mapped and got samples in. As at the end of a recording
  * (recorder/record/features.c): its build-id from the ELF notes, else its text hash

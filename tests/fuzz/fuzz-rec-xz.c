@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the recorder's .xz decoder (recorder/embed/xz.c, built for the host):
  * a .xz stream as MiniDebugInfo (.gnu_debugdata) holds it, sized from its index then decoded
  * into a buffer of exactly that size, and the same bytes as the packed recorder's raw LZMA2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for `tinyperf recv`'s input side: the stream framing decoder
  * (perfdata/deframe.c, through a serial line) and the session assembly (host-tools/lib/recv/)
  * that turns a TCP stream or a line's frames into a perf.data file. The first byte picks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the embedded-symbol section (TP_FEAT_SYMTAB): the host's decoder
  * (host-tools/lib/data/symembed.c, with perfdata/symtab.c's checks) and the symbolizer using
  * what it decoded, as `tinyperf report` does for a DSO the host has no file of: every block is

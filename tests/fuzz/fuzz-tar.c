@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for archive unpacking (host-tools/lib/archive/tar-unpack.c through
  * libarchive), as `tinyperf archive --unpack`: the input is the archive file (tar, gzip or zstd;
  * a plain tar gets its header checksums fixed up first), unpacked into a scratch build-id cache

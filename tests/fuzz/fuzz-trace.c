@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for tracepoint formats (host-tools/lib/trace/): a TRACING_DATA blob parsed
  * (its format files, fields and print-fmt expressions) and one raw record printed with every
  * event it defines, as `tinyperf script` prints tracepoint samples, into a roomy buffer and a

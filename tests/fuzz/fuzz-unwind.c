@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the host unwinder (host-tools/lib/unwind/): the input is a target (one
  * of the six), the bytes of an .eh_frame section (any bytes: libdw's reader and our stepping
  * loop over what it returns), a perf_regs mask with its values, and a stack copy; it unwinds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the libFuzzer targets (tests/fuzz/fuzz-*.c): a log that swallows messages (but reads
  * them, so the sanitizers check every formatted byte), a sink the compiler cannot drop, and the
  * input written to a file for the entry points that take a path. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The libFuzzer targets (tests/fuzz/fuzz-*.c, one file per target: a new file is a new target),
 # built with clang, ASan and UBSan: the host library (the host tool's sources minus its main and
 # commands, as host.mk lists them) and the recorder's host-test-y and host-fuzz-y files (its parsers

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run every libFuzzer target (tests/fuzz/fuzz-<target>.c, built by tests/fuzz/fuzz.mk with
 # ASan + UBSan) for SECONDS each, FUZZ_JOBS (default: the CPU count) at a time. Per target:
 # first the regression inputs (tests/fuzz/regress/<target>/) and the seeds

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Helpers of tests/fuzz/seeds.sh: cut real recordings into fuzz seeds.
   prefix BYTE IN OUT              OUT = BYTE + IN
   prefix-size PLAIN IN OUT        OUT = u16 le (len(PLAIN) + 15) // 16 + IN

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerate the fuzz targets' seed corpora (tests/fuzz/corpus/<target>/) from real inputs:
 # recordings of this machine by the recorder (pipe, TCP and serial captures, tracepoints),
 # their TRACING_DATA and embedded-symbol sections, an archive made by `tinyperf archive`, a

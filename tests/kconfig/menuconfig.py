@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Open 'make menuconfig' in a pseudo-terminal, wait for the tinyperf menu, press ESC ESC,
 and check that it exits cleanly. Usage: menuconfig.py SRCTREE OUTDIR [ENGINE]
 (ENGINE: KCONFIG_ENGINE=, frontends or kconfiglib; default: the Makefile's choice)"""

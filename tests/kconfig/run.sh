@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Kconfig behaviour: defconfig/savedefconfig round trips for every board, help text on every
 # visible symbol, size cost stated where an option changes the binary, menuconfig opening, and
 # the two engines (kconfig-frontends, Kconfiglib: README "Kconfig engines") configuring alike:

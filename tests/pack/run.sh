@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The packed recorder (CONFIG_REC_PACK, recorder/pack/unpack.c), run natively:
 #   it is smaller than the stripped recorder it carries, and records what Linux perf reads;
 #   it runs from a memory file (/proc/PID/exe: /memfd:tinyperf) under its own name (comm);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The full-system test boards, one table row each: what kernel, what QEMU, which channels.
 # Sourced by the harness; board_load BOARD sets the B_* variables below, or returns 1.
 # shellcheck shell=sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Booting one board: its QEMU command line, and a boot under timeout with one retry.
 # Sourced by run.sh after board_load. A boot is good when QEMU powered off by itself (rc 0),
 # init printed "TP-INIT: done" and the archive came out over virtio-serial.

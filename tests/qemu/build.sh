@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What a qemu board runs, built for its arch:
 #   build.sh CONFIG LIBC WL_CFLAGS DIR [NOFP_CFLAGS]
 # DIR/rec      the recorder, O= build of boards/CONFIG_defconfig + tests/configs/LIBC.config

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Host-side checks of one board's recordings. Sourced by run.sh after board_load and
 # guest.sh; prints one [OK]/[FAIL]/[SKIP]/[WARN] line per check, "<board> <what>: ...".
 #

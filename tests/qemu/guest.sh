@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What runs inside a guest: the recordings (as init's /steps) and the initramfs that carries
 # them. Sourced by run.sh after board_load; the steps and the host checks (check.sh) agree on
 # the recording names below.

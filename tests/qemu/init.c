@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PID 1 of the qemu test initramfs: mounts the pseudo filesystems, loads the virtio modules
  * listed in /modules/order, runs the steps of /steps, sends /out to the host as a cpio
  * archive over the virtio-serial port, and powers off.

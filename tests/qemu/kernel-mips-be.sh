@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The big-endian MIPS malta kernel, built from Debian's linux-source-6.1 with the minimal
 # tests/qemu/mips-be.config (about 3.5 minutes on 2 cores), then cached:
 #   kernel-mips-be.sh OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A Debian kernel for a qemu board, downloaded once and cached (no dpkg --add-architecture:
 # a private apt state per arch under the download dir, as scripts/toolchain.sh does for musl).
 #   kernel.sh DEBARCH META-PACKAGE KBOOT OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Full-system tests: the stripped static recorder inside real Debian kernels under
 # qemu-system (TCG), one guest per board, the results checked on the host.
 #   tests/qemu/run.sh                   the six boards with a Debian kernel

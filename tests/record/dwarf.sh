@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # record --call-graph dwarf on this machine's kernel, judged by Linux perf: the attrs as perf
 # sets them (perf evlist -v against perf's own recording), samples with the registers and the
 # stack of the size asked, and perf unwinding tinyperf's files of a workload built without

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A recorder killed at any moment keeps what reached the disk (issue 24, item 5): 20 SIGKILLs
 # at random moments, uniform in 0.1-5 s, of `record -a -g -F 999 -- sleep 5`. For each file:
 #   tinyperf report recovers >= 99 % of the samples that reached the disk (counted by dump's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The recorder's messages (issue 24, item 6): the hidden-kernel-addresses warning names the
 # setting that hides them (kptr_restrict or perf_event_paranoid) for each combination, as
 # nobody; tracefs is left as found (unmounted if the recorder mounted it, an existing mount

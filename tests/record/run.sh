@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tinyperf record on this machine's real kernel, checked by the peer: Linux perf must read
 # every file as its own (report without warnings, the same sample total, the hot functions on
 # top, tracepoint fields decoded, the build-ids listed).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The flame graph in headless Chromium, driven by playwright-core:
 //   node browser.js SVG HOT_FUNCTION MATCH_SAMPLES PNG
 // no console errors; HOT_FUNCTION's frame is visible and the widest leaf (most samples

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the render tests' browser checks share: Debian's chromium, headless and offline,
 // driven by playwright-core, a page whose console errors are collected, and [OK]/[FAIL] lines.
 'use strict';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HTML report in headless Chromium:  node html.js HTML HOT EARLY CAPTION PNG
 // no console errors; the first event's table is captioned CAPTION and opens with HOT on
 // top; dragging over the first part of a thread's time strip (where the workload ran EARLY)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HTML report's tables as report shows them, in headless Chromium:
 //   node htmlrows.js NAME HTML REPORT PNG
 // the first event's table has report's columns (Children, Self, Samples, Command, Shared

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pprof's Locations of a function are the addresses perf sampled in it, each with the
 source line perf gives it: from `go tool pprof -raw`, the Locations whose Line names FUNC
 (their address, relative to the DSO's Mapping: the offset in the mapped file, and the line

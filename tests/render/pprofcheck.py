@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The same functions with the same flat percentages in `go tool pprof -top` and in
 `tinyperf report --no-children --sort sym -q -g none`, to 0.1 point, for every function
 over 0.5 % in either (names compared as UTF-8, the report's other bytes as \\xNN, the way

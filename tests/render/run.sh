@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The pictures and exports: tinyperf flamegraph, pprof, script --speedscope and report
 # --html on recordings made here by Linux perf (file and pipe mode). Frame widths are the folded counts of every stack (the SVG parsed), --diff colours
 # a function that got slower red and one that got faster blue, a name with <&"' and a byte

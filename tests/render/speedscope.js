@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tinyperf's speedscope file against npm's speedscope package:
 //   node speedscope.js JSON HOT_FUNCTION PNG      (NODE_PATH: speedscope, ajv, playwright-core)
 // valid against the package's file-format-schema.json (ajv); speedscope's own page, opened

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a tinyperf flame graph against what it was drawn from.
 
   svgcheck.py widths SVG FOLDED   every stack's own width (a frame's samples less its

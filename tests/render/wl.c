@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The render tests' workload: "wl A B W" spins 4A, 4B and 4W million rounds in render_a,
  * render_b and a function whose name has XML's markup characters and a byte that is no
  * UTF-8 (op<&"q'\xff), so pictures must escape it. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Hostile files where the host tools look for binaries (issue 24, item 3), with a recording
 # Linux perf made of a small program built here:
 #   report and archive with a FIFO, a UNIX socket and a symlink to /dev/zero at the

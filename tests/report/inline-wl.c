@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inline-wl: a hot loop in a function that is always inlined (step) into a noinline caller
  * (walk), itself called from main: built with -g -O2, a profile with source lines and
  * inlined frames must show step (inlined) inside walk, at this file's lines.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Source lines and inlined frames (--lines, --inline, script -F +srcline) on a workload built
 # with -g -O2 whose hot loop is an always-inlined function (inline-wl.c: step inlined into
 # walk), recorded by Linux perf:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by peer.sh (its tmp, src, tp, rec, PERF, prec, trec): symbols from the best copy.
 # Identity decides which binary, richness which copy (issue 20):
 #   perf record caches the stripped binary it ran in HOME/.debug; with the unstripped copy in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by peer.sh (its tmp, wl, tp, rec, prec and trec): symbols from elsewhere.
 #   a stripped binary resolves from --sysroot holding the unstripped copy;
 #   a rebuilt binary in the sysroot is refused, named, and its samples stay unresolved

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Peer check: tinyperf report and script against Linux perf on the same recordings, made by
 # Linux perf and by the tinyperf recorder (per task, -g, -a, tracepoints, pipe mode):
 #   report --stdio --sort comm,dso,sym: the same sample totals per event, and perf's top 20

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A 32-bit (i386, static musl) workload for tests/report/vdso32.sh: calls clock_gettime,
  * which musl takes to the vdso, for SECONDS; with OUT, first writes its own vdso image there
  * (the same kernel gives every 32-bit process the same image: the test's peer for names).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The vdso of a 32-bit process, recorded by Linux perf on this x86_64 machine: perf names it
 # "[vdso32]" (its file is 32-bit ELF), tinyperf too:
 #   script: the DSO of every frame = perf script's, in order, with [vdso32] among them;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # 'tinyperf stat' against Linux perf stat on this machine (issue 21): the same workloads
 # (tests/workloads) under both, alternately: task-clock and elapsed within 10 %, the software
 # counts within 10 % or 20; the same text modulo numbers (default, -r 3, -I, -A -a); -x ,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tinyperf top against a recorder streaming on this machine, its screen driven and read in a
 # tmux pane (send-keys, capture-pane): over TCP (--listen, a dropped link and the device
 # taken again; --connect), over a serial pty (tests/transport/relay.py), --stdio and -i -.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Hostile clients for `tinyperf recv` (tests/transport/abuse.sh): IDLE connections that
 never send a byte and RANDOM ones that send random bytes every half second, all held open
 for SECONDS: each one recv closes is opened again (at most RATE new connections a second,

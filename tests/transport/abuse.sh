@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tinyperf recv under abuse, on loopback (issue 24): 500 connections that never send a byte
 # and 200 that send random bytes, held open (abuse.py reopens each one recv closes) while 8
 # real recorders stream for 10 s: every recording saved and read cleanly by Linux perf, recv's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compare two perf.data files through Linux perf, for tests/transport/run.sh.
 
   compare.py sum REF GOT TOL     the sums of sample periods agree within TOL (0.01 = 1 %)

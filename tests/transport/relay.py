@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A serial line for tests/transport/run.sh, made of two pty pairs and this relay between them.
 
 The recorder writes to pty A, `tinyperf recv --serial` reads pty B. The relay moves bytes from

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Recording over stdout, TCP and a (simulated) serial line, end to end on this machine:
 # tinyperf record on the real kernel, tinyperf recv on loopback and ptys, Linux perf as the
 # judge of every file.

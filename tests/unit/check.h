@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Minimal test harness for host unit tests: one [OK] or [FAIL] line per case, the failure
  * saying what was expected and what came instead, and a summary line from check_summary(). */
 #ifndef TINYPERF_TESTS_CHECK_H

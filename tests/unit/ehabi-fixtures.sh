@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the EHABI unwinder's real-table fixtures in OUTDIR (run by test-ehabi): one small static
 # ARMv7 program, compiled -O2 in ARM and in Thumb-2 mode with -funwind-tables -fexceptions and
 # stripped of .eh_frame/.debug_frame so that only .ARM.exidx/.ARM.extab remain, then run under

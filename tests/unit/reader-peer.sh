@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Peer check: tinyperf's reader against Linux perf on real recordings. Records with
 # perf record (per task, -a, -g, two events, a tracepoint, pipe mode) and checks that
 #   tinyperf dump sees as many samples as perf report -D and perf script,

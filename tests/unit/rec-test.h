@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the recorder's host unit tests (tests/unit/test-rec-*.c): [OK]/[FAIL] reporting,
  * record encoders feeding a struct track, and the hit-DSO list as text. */
 #ifndef TINYPERF_TESTS_UNIT_REC_TEST_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Peer check of recv's --allow matcher (host-tools/lib/recv/guard.c): 4000 random ranges and
 # addresses, IPv4 and IPv6 (prefixes near the address, any length, IPv4-mapped peers), judged
 # by Python's ipaddress module, must get the same answer from test-recv-guard --match.

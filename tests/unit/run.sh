@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run every host unit test binary (tests/unit/test-*.c, built by 'make host-tests') and every
 # peer script (tests/unit/*-peer.sh) with the binaries of BINDIR (default out/host/host-san).
 set -u

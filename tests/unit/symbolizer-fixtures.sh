@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the symbolizer's test fixtures in OUTDIR (run by test-symbolizer): a small program with
 # known noinline and inlined functions for each arch, compiled -O2 -g with and without a
 # build-id, rebuilt with one function more, stripped, split into .debug files, and laid out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host-tools/lib/annotate: disassembly of hand-made ELF files of each class, byte order and
  * machine (MIPS big-endian, x86_64, ARM and Thumb, AArch64), file offsets to addresses and
  * back, and the per-address sample counts. With arguments it is tests/annotate/run.sh's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the build-id cache (host-tools/lib/bidcache*.c, bidcache/file.c, fsutil.c): keys
  * and the layout's paths, add/find/remove with links and copies, listing, LRU eviction to a
  * size and by age, two processes adding at once; the archive's unpacker refusing hostile

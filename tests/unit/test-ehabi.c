@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the ARM EHABI one-frame unwinder (host-tools/lib/unwind/ehabi.c): hand-built
  * tables (ehabi/hand.c), then the real .ARM.exidx/.ARM.extab of a program that
  * ehabi-fixtures.sh compiles for ARM and Thumb-2 and runs under qemu-arm: starting from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host library's one error space: TP codes above every errno value, tp_strerror() for
  * both (strerror's text, the table's, or "unknown error N") and tp_error_hint()'s hints. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for perfdata/framing.c: CRC-32, COBS, the hello line, frame encoders, and the
  * streaming decoder under console text, noise, damaged and missing frames. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's array growth (common/grow.h): the capacity it picks, an exact fit left alone,
  * a size in bytes that would overflow refused, and nothing changed when it fails. */
 #include <stdlib.h>

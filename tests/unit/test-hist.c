@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Aggregation unit tests: entries by sort keys, totals and hidden samples, ordering and
  * ties, percentages as perf prints them, children weights with recursion, call graphs in
  * caller and callee order (merging, run compression, pruning), folded paths, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host-tools/lib/live: the decaying window of `tinyperf top`: decay per tick, the steady
  * state of a constant rate, forgetting, filters, sort orders and many keys; and the feed: a
  * pipe stream of this test's own process (its functions as the hot code) given record by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks include/tinyperf/perf_event.h against the compiler and the kernel's numbers:
  * the attr flag masks against a kernel-style bitfield laid out by this compiler (so the test
  * means something on big-endian targets too), and the perf ioctl numbers composed for both

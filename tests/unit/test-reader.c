@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the host library's reader and session (host-tools/lib/): the standard
  * recording in every mode and byte order and every attr size (reader/basic.c); hand-laid
  * layouts the writer never makes (reader/layout.c); corrupt and truncated input

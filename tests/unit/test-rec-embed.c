@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests for embedded symbols: the TP_FEAT_SYMTAB codec (perfdata/symtab.c) round trip in both
  * byte orders through the host's decoder (host-tools/lib/data/symembed.c), its checks on broken
  * sections, the encoder's size cap, and the recorder's bounded address set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests for the recorder's /proc synthesis, build-ids and machine facts
  * (recorder/record/{synth,sysinfo}.c, recorder/track/buildid.c) on the host: this process
  * and a child it forks are the subjects, checked against /proc, readelf and strip, and

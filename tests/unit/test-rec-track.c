@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests for the recorder's arena and DSO hit tracking (recorder/base/arena.c,
  * recorder/track/{dsos,track}.c) on the host: synthetic FORK/EXIT/COMM_EXEC/MMAP2/SAMPLE
  * records, the process-tree following, and bounded state through 100k process lives.

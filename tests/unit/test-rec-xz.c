@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests for the recorder's one-shot .xz decoder (recorder/embed/xz.c), with Debian's xz as the peer:
  * streams it makes (-0, -9e, --check=crc32/crc64/none, several blocks, incompressible data in
  * stored chunks, empty input, raw LZMA2 as the packed recorder's payload) decode to the exact

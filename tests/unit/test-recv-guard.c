@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for host-tools/lib/recv/guard.c: the --allow CIDR parser and matcher, and who
  * gives up a slot when `tinyperf recv`'s table is full (admission, timeouts).
  *   test-recv-guard            the cases below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The flame graph writer (lib/render): stacks merged by name with their weights, the SVG's
  * frames and titles, names escaped for XML (markup, control and non-UTF-8 bytes), an empty
  * tree, --minwidth pruning, --diff colours and an icicle's root on top. */

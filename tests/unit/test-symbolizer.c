@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the symbolizer (host-tools/lib/sym*.c, kallsyms.c, debugpath.c) and
  * perfdata/texthash.c. symbolizer-fixtures.sh builds a small program for x86_64, ARM (Thumb),
  * big-endian MIPS and AArch64 and lays it out in every place the symbolizer searches; each

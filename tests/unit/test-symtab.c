@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Symbol table folding and sizing, against perf's rules (symbols__fixup_end before
  * symbols__fixup_duplicate): which alias names an address, how far an unsized symbol
  * reaches, and that lookups land on the right symbol. Cases taken from real files: _init

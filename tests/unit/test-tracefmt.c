@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tracepoint format unit tests: a TRACING_DATA blob built here (perf's layout, either byte
  * order) with format files copied from a 6.x kernel, and records printed as perf script
  * prints them: sched_switch's flags and ternaries, arrays, dynamic strings, symbolic values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the host unwinder (host-tools/lib/unwind/): the stepping loop on CFI written
  * byte by byte for x86_64, ARM (Thumb) and big-endian MIPS (the target libdw 0.188 has no ABI
  * rules for), against stacks built to match; and what hostile input must not do — corrupt

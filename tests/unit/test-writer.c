@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for perfdata/: fbuf limits and strings, attr byte-order conversion and build-id
  * records here; record encoders (writer/records.c); the file writer, its checkpoint and its
  * byte-swapped output re-read field by field (writer/file.c); pipe-mode framing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build and run uw-cross.c for each target whose cross compiler and qemu-user are here (run by
 # test-unwind): OUTDIR/ARCH (the static binary, -O2 without frame pointers, with .eh_frame and
 # with -g's .debug_frame; big-endian MIPS with .debug_frame only, as GCC builds MIPS C),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A real stack for test-unwind on each target, run under qemu-user: leaf() reads its own
  * registers (PC, SP, return-address and frame registers) in one asm statement and copies the
  * stack above its SP; main writes "TPUW", the arch's 4 register values as little-endian u64 (pc, sp, ra,

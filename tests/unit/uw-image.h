@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* For the unwinder's tests (test-unwind.c, tests/fuzz/fuzz-unwind.c): CFI written byte by
  * byte (a CIE and FDEs of .eh_frame, with pc-relative sdata4 addresses) and an ELF image of any
  * of the six targets holding it as its .eh_frame section, for tp_uwtab__from_mem(). */

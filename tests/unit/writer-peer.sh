@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Peer check: Linux perf must read what perfdata/ writes. Builds tests/workloads/hot-ab.c, has
 # WRITER_BIN (test-writer) emit synthetic recordings of it -- file, pipe, byte-swapped, and a
 # file cut short after a checkpoint -- and asserts what perf report, perf script,

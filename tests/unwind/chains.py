@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compares the call chains of two `perf script`-layout outputs sample by sample (tests/unwind):
 each sample's header line and its frames, a frame being (address, DSO basename); a frame of
 perf's "(inlined)" at the address of the frame before or after it is one with it (perf adds a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compares the call paths of two `report -g --stdio` outputs (tests/unwind): each entry's graph
 is read back into its paths (root to leaf, with the leaf branch's percentage), and the two
 multisets of (entry, path, percentage) are compared, so that the order perf and tinyperf give

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The host unwinder against Linux perf on perf's own dwarf-mode files (issue 18, host part):
 # uw-work.c (+ the shared library uw-lib.c), built -O2 without frame pointers as a PIE, spends
 # its time at the bottom of a 48-deep recursion, in the library, in a second thread and in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared library of the unwinding workload: a hot loop reached only through it. */
 #include "uw-lib.h"
 

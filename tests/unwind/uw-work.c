@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The workload of tests/unwind: built -O2 without frame pointers, as a PIE, it spends its time
  * in a leaf reached through a 48-deep recursion, in a shared library, in a second thread and
  * in a signal handler, so that every sample's user stack needs unwinding tables. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the test workloads (-O2 -g -fno-omit-frame-pointer, the host compiler; nofp without
 # frame pointers) into DIR.
 # -fno-plt: library calls through the GOT, no PLT stubs. A sample in a stub is named by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forkexec: process churn. Forks and execs itself N times (default 2000); each child burns
  * about 0.3 ms of CPU in child_work() and exits, so each lives for less than one 1 kHz
  * sampling period. At the end it prints the CPU time of the whole tree (itself and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Workload with a known profile: hot_a does three times the work of hot_b, so a profile of
  * it is ~75% hot_a, ~25% hot_b. The peer test also uses its symbols as sample targets.
  * Build with -O2 -g; argv[1] scales the run time (default 1). */

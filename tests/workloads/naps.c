@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* naps: N sleeps of 1 ms, then a fixed amount of integer work, so that counting tools can be
  * compared on a busy machine: each sleep is one voluntary context switch (the work between
  * them is too short to be preempted often), and the CPU time of the work does not depend on

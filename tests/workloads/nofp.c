@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nofp: a fixed call chain for call-graph tests, built without frame pointers (build.sh):
  * main -> run -> descend x DEPTH (recursion) -> leaf, a hot loop, until it has used SECS of
  * CPU time (so a loaded machine still gets the samples a test counts on, only later).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* phases: a workload whose hot function changes every PHASE ms (default 3000): funcA, funcB,
  * funcC in turn, for SECS seconds (default 60). At each change it writes the active
  * function's name to FILE (if given), so a test knows what a snapshot should show on top.

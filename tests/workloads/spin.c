@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spin: two threads each running a fixed integer loop through two noinline functions
  * (mid -> leaf), so a profile must put leaf on top and mid right under it.
  * usage: spin [SECONDS] (default 2) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sysc: getppid() through syscall(2) in a loop: about half user, half kernel time.
  * usage: sysc [SECONDS] (default 2) */
 #define _GNU_SOURCE

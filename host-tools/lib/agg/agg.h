@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/agg/: aggregation: histograms, call graphs, sample filters, diff pairing. */
 /* Layer agg: may use common/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_AGG_AGG_H

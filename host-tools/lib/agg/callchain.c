@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Call graphs drawn from the call-path tree of a hist: for one entry, the paths through it
  * are gathered into a scratch tree in the display order asked for, which is then pruned,
  * compressed into runs (as perf's callchain nodes) and sorted by weight. Also the walk over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample filters: lists of names and ids, time ranges, and the per-comm answer cache that
  * keeps the per-sample check to an array lookup. */
 #define _GNU_SOURCE		/* strtok_r, strdup */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which samples a report or a script shows, as perf's options say it: --comm, --pid, --tid
  * (the thread), --dso, --symbol (where the sample, or an entry, is) and --time ranges in
  * seconds. Names are compared as given; an empty filter lets everything through. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Aggregation: samples into entries keyed by the sort keys, with totals, the call-path tree
  * and, at the end, children weights and the sorted order. No allocation per sample once the
  * contexts, entries and paths it touches exist. */

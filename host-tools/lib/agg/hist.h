@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Aggregation of samples, as perf report does it: entries keyed by sort keys (comm, dso,
  * sym, pid, tid, cpu) with their self and children ("cumulated") weights, totals, and the
  * call paths behind them, from which a per-entry call graph (caller or callee order) or

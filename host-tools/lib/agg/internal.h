@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the aggregation's state, shared by hist.c (entries, totals, sorting) and
  * callchain.c (graphs and paths drawn from the call-path tree). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_AGG_INTERNAL_H

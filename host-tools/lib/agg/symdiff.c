@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two profiles' entries merged by (DSO, symbol) name: sort each side, then one merge pass. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pairing the entries of two profiles by name, for a diff between two builds of a program:
  * a symbol keeps its name across builds while its address, size and the DSO's build-id
  * change, so entries match on (DSO name, symbol name) strings, never on addresses or ids.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/annotate/: per-instruction sample counts of symbols, the verified binary's code disassembled with Capstone, and source lines to go between. */
 /* Layer annotate: may use common/, data/, session/, sym/, agg/, frames/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_ANNOTATE_ANNOTATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The disassembler of a host build without Capstone (make host HOST_CAPSTONE=n, as in
  * Buildroot, which has no capstone package): annotate says so instead of disassembling. */
 #include <errno.h>

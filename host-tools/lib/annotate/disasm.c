@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Disassembly with Capstone: the mode from the ELF header (class, byte order, e_machine,
  * e_flags), on ARM switched between ARM, Thumb and data by the mapping symbols. */
 #define _GNU_SOURCE

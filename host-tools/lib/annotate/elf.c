@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The binary to disassemble: its loadable segments (file offsets to addresses and back, the
  * bytes at an address) and, on ARM, the mapping symbols that say where code is Thumb. */
 #define _GNU_SOURCE

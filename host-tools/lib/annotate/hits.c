@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Samples by instruction: per symbol (an event, a DSO, a symbol), the weight at each address,
  * for annotate's percent column. */
 #include <stdlib.h>

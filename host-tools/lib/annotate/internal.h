@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal to annotate/: the opened binary that elf.c fills and disasm.c reads. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_ANNOTATE_INTERNAL_H
 #define TINYPERF_HOST_TOOLS_LIB_ANNOTATE_INTERNAL_H

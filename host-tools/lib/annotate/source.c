@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Source text for annotate: each file read once, whole, and split into lines. */
 #define _GNU_SOURCE
 #include <stdio.h>

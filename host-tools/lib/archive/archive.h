@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A recording's archive: one tar (zstd, xz or gzip, through libarchive) holding the perf.data and,
  * keyed by build-id in the build-id cache's layout (bidcache.h), only the files its hit DSOs
  * need — binaries, debug files, vmlinux, kallsyms — so it reports the same on a host with no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ELF files without DWARF (elfslim.h): a verbatim prefix, the trailing non-DWARF sections
  * repacked, a new section header table; either byte order, 32 or 64 bits (libelf reads the
  * headers and translates the new table to the file's representation). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A binary or debug file without its DWARF, for archives: a report needs the code's layout
  * and the symbol tables, and DWARF (often most of an unstripped sysroot file) only for source
  * lines and inlines. Everything up to the first DWARF section stays byte for byte (ELF and

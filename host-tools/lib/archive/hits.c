@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hit DSOs, from the samples' ips, callchains and unwound user stacks. */
 #include <stdint.h>
 #include <stdlib.h>

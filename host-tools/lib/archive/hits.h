@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The DSOs a recording needs symbols for: those its samples hit, at the sampled ip or
  * anywhere on a callchain or an unwound user stack (a report with call graphs names those
  * frames too, and unwinding needs their tables). What the archive packs and what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an archive holds: the recording, then for each DSO its samples hit (hits.h) the files
  * the symbolizer proves to be the ones that ran, named in the build-id cache's layout. */
 #define _GNU_SOURCE

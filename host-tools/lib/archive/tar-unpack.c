@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unpacking an archive into a build-id cache, refusing hostile ones before writing anything.
  *
  * Pass 1 reads every header and checks that each member stays in its tree (the cache for

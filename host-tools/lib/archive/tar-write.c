@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing an archive plan as one compressed tar with libarchive: pax format (long paths),
  * zstd or xz (several threads where libarchive can) or gzip, to a temporary name renamed at
  * the end; which of those this libarchive can write, found at run time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The build-id cache's layout and its single-entry operations: add a file to an identity's
  * entry, find it, remove the entry. Listing and eviction are in bidcache/list.c. */
 #define _GNU_SOURCE

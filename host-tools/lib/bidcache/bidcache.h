@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The build-id cache: the binaries, debug files, vmlinux images and kallsyms that had samples,
  * kept by identity, so a report finds the exact bytes that ran after the device's files
  * changed. The layout is perf's (~/.debug), so perf report finds these files too:

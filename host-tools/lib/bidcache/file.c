@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a file is to the build-id cache: a binary with code, a debug-only file, a kallsyms
  * text, or something it does not keep; and its identity (GNU build-id, else text hash). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the build-id cache object, shared by bidcache.c (single entries) and
  * bidcache/list.c (listing, eviction). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_BIDCACHE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The build-id cache as a whole: its entries (walked from the index links, so perf's entries
  * count too), their disk use and last use, and eviction by age or total size, least recently
  * used first (ccache's way: a size limit kept in the cache, applied after additions). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/common/: errors, logging, files, hashing, growing arrays, bounded reads, paths and ELF predicates every layer uses. */
 /* Layer common: may use nothing else of the library. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bounded, byte-order-aware reads from untrusted bytes. A cursor never reads past its end:
  * the first read that does not fit marks it bad, returns 0/NULL, and every later read does
  * the same, so a run of reads is checked once at the end. Loads go through memcpy, so input

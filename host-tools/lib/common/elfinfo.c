@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an ELF file holds, asked of libelf (elfinfo.h). */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an ELF file holds, for deciding what a file can serve (the build-id cache's kinds, the
  * symbolizer's candidates): a named section with contents, executable code, and how rich its
  * symbols are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages and hints for the host library's errors: errno values through strerror(), TP codes
  * from the table below. */
 #include <errno.h>

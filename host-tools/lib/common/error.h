@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host library's one error space: a lib function that fails returns -errno when a system
  * call said why, or -TP_ERR_* for what errno has no word for; tp_strerror() names either. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Atomic file placement for the build-id cache and the unpacker: temp name + rename. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Filesystem steps the build-id cache and the archive unpacker share, each safe with other
  * writers at work in the same tree: a file appears whole or not at all (written or linked
  * under a temporary name in its directory, then renamed), a symlink is replaced atomically,

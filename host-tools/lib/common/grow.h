@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the one way the library grows an array it appends to (doubling, with the
  * count times the element size checked before realloc). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_GROW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: an open-addressing hash index over items the caller keeps in its own
  * arrays. A slot holds only the item's hash and index (8 bytes), so an index over millions
  * of call-tree nodes stays small; equality is the caller's, through an inlined callback.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's one way out for messages. */
 #include <stdarg.h>
 #include <stdio.h>

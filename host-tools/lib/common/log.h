@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How the host library talks: it never prints; it formats a message and hands it to the
  * callback the caller set (or drops it when there is none). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Path helpers (path.h): formatting into bounded buffers, hex ids, dirname and basename. */
 #include <stdarg.h>
 #include <stdio.h>

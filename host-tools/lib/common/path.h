@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Path helpers every layer uses: formatting into a bounded buffer, hex build-ids, dirname and
  * basename, and whether a path is a regular file. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_PATH_H

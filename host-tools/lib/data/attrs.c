@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_event_attr: reading every ABI size in either byte order, and naming its bits. */
 #include <stdio.h>
 #include <string.h>

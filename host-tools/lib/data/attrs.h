@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_event_attr as stored in files (every size perf has used, either byte order) and the
  * names of its bits, for the commands that describe events. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_ATTRS_H

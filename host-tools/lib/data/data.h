@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/data/: perf.data in memory: the reader, record decoding, feature sections. */
 /* Layer data: may use common/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_DATA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: decoding one record's body (reader.c walks the records and picks the
  * attr; these functions only check the bytes against header.size and convert them). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_DECODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel records other than SAMPLE (types 1-22), their sample_id trailer, and record names. */
 #include "host-tools/lib/data/decode.h"
 #include "host-tools/lib/common/common.h"

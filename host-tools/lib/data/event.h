@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records decoded into native structs. Integers are converted to the host byte order;
  * strings and opaque byte runs (raw tracepoint data, user stack, aux) point into the input
  * buffer; u64 arrays (callchain, branch stack, registers, read values) are converted into the

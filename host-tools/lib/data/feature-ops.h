@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the feature table shared by feature.c (parse) and feature-print.c. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_FEATURE_OPS_H
 #define TINYPERF_HOST_TOOLS_LIB_DATA_FEATURE_OPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Describing feature sections as text lines, in the words of perf report --header-only.
  * Lines go to the caller's tp_printer: the library itself never writes anywhere. */
 #include <stdarg.h>

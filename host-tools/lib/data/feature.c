@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing feature sections: one function per feature, all bounded by the section's size. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data feature sections (perf-data-format.md §1.4): what each one says, parsed from the
  * file's feature table or from pipe-mode HEADER_FEATURE records, through one table of
  * {id, name, parse, print}. Strings point into the input buffer; lists are allocated. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loading the input: mmap for files, read-to-end for pipes. */
 #define _GNU_SOURCE
 #include <errno.h>

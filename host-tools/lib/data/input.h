@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Getting perf.data bytes into memory: a regular file is mapped, a pipe or stdin is read to
  * its end into a growing buffer. The parsers only ever see (buf, len). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_INPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the reader's state, shared by reader.c (header, attrs, features) and
  * walk.c (records). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_DATA_READER_INT_H

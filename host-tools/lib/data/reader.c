@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening a perf.data: magic and byte order, the file header, attrs and their ids, the
  * feature table (perf-data-format.md §1.1-1.4, §1.6). Records are walked in walk.c. */
 #include <stdlib.h>

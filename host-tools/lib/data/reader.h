@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perf.data reader: a file-mode or pipe-mode perf.data in memory, in either byte order,
  * from a 32- or 64-bit recorder. tp_reader__new() checks the header, reads the attrs and
  * their ids and the feature sections; tp_reader__next() walks the records one at a time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PERF_RECORD_SAMPLE bodies, every sample_type bit, in the kernel's order
  * (perf-data-format.md §2.6), plus the read_format values shared with PERF_RECORD_READ. */
 #include "host-tools/lib/data/decode.h"

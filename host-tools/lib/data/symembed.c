@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded symbols decoded for the symbolizer (symembed.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedded symbols (TP_FEAT_SYMTAB, perfdata/symtab.h) on the host: the section decoded into
  * per-DSO sorted tables, found by the identity of a recorded DSO. The symbolizer uses them as
  * its last source, after every file the host could find (symbolizer.h). */

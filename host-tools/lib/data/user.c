@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* User-space records (type >= 64, written by perf tools, never by the kernel). HEADER_ATTR and
  * HEADER_FEATURE are only located here; reader.c turns them into attrs and features. */
 #include "host-tools/lib/data/attrs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Walking the records: each one is checked and decoded before it is returned; a corrupt one
  * is reported with its offset and skipped, resynchronising on the next plausible header.
  * Records that change the reader (pipe-mode attrs, features, build-ids) are applied the

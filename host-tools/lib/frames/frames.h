@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The names behind a session's samples, each looked up once: locations (a DSO and an
  * address, from tp_session) become frames — a symbol id and a DSO id, the identity that
  * aggregation and printing key on — through the symbolizer, cached per (DSO, address); comm

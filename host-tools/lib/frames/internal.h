@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the symcache's state, shared by symcache.c (DSOs, symbols, addresses)
  * and frames/thread.c (stacks through the location caches, comms). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_FRAMES_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Locations to frames, once per (DSO, address): the session's DSOs get a symbolizer handle
  * the first time a sample lands in them, every address is looked up once, and symbols get
  * small ids so hist and the printers compare integers. frames/thread.c has what depends
@@ -197,7 +198,6 @@ static const char *demangled(struct tp_symcache *c, const char *name)
 }
 
 /* ---- DSOs ---- */
-
 
 /* "[xfs]" for /lib/modules/.../xfs.ko(.xz), perf's module names */
 static const char *module_name(struct tp_symcache *c, const char *path)

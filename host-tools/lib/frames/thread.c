@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the symcache knows through a thread: its stack, resolved through a direct-mapped
  * cache of recent (process, ip) locations whose entries age with each process's maps (a
  * generation per pid, bumped by its mmaps and exec), and its comm, interned. */

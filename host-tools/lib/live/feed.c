@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `tinyperf top`'s records in: the stream's thread, map and header records are kept (a
  * pipe-mode perf.data in memory, without its samples), the records of one refresh follow
  * them as they came; at each tick all are read by the usual reader, session and symcache,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/live/: what `tinyperf top` shows, from records as a stream delivers them. */
 /* Layer live: may use common/, data/, session/, sym/, agg/, frames/, recv/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_LIVE_LIVE_H

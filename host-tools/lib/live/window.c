@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The decaying window of `tinyperf top`: samples per (comm, DSO, symbol, kernel), decayed at
  * each tick, and the filtered, sorted view of them that a refresh prints. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One TCP connection to `tinyperf recv`: the recorder's hello line, then its pipe stream.
  * A peer that starts with anything else is refused before anything is created. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `tinyperf recv --from-file`: a capture read to its end. What it holds is told by its first
  * bytes: a TCP stream (the hello line), a bare pipe-mode perf.data (`tinyperf record -o -`),
  * or else the bytes of a serial line, frames and console text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Who may hold one of `tinyperf recv`'s connection slots: the --allow address ranges (CIDR,
  * IPv4 and IPv6), peers as addresses without their port, and the admission of a new
  * connection into a full table (evict the longest-waiting silent one, then an idle session,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The descriptors `tinyperf recv` reads: a TCP listener, outgoing connections to recorders
  * that listen, serial lines made raw. All non-blocking, for one poll loop. -errno on error. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The descriptors `tinyperf recv` polls: TCP (listening or connecting out, IPv4 or IPv6) and
  * serial lines made raw (cfmakeraw and the baud rate). Non-blocking; -errno on error. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RECV_IO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One serial line (or a capture of one): frames in, sessions out, console text passed on.
  *
  * A session starts when its whole head (HEAD frames: the hello line, the pipe header and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where `tinyperf recv` puts a session: names from devices are untrusted, so they are reduced
  * to a safe alphabet and every path is opened relative to the output directory without
  * following symlinks. */

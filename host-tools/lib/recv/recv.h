@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `tinyperf recv`'s library: streams from recorders in, one regular (file-mode) perf.data per
  * recording session out, in a directory per device (DIR/<device>/<time>-<session>.data).
  *

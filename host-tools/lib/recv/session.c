@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One recording session: a perf.data pipe stream in, a regular perf.data out, as the bytes
  * arrive. HEADER_ATTR records become the file's attrs (the file is opened at the first record
  * after them), HEADER_FEATURE, HEADER_BUILD_ID and HEADER_TRACING_DATA become feature

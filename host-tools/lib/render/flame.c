@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The flame tree: stacks merged into a prefix tree by frame name (the names in one buffer),
  * and the children lists sorted by name that the SVG is laid out from. */
 #define _GNU_SOURCE

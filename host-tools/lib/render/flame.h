@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A flame graph's tree: stacks of named frames (root first) merged by name, with the weight
  * of the samples through each frame, and for a differential graph the baseline's weight too.
  * Names are bytes as the symbolizer gave them; the SVG writer escapes them. */

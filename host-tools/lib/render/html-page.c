@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTML report's page: its markup, style and script, written around the data html.c
  * puts in a JSON script element. The script draws everything from that aggregate: header
  * facts, per-thread samples-over-time strips whose drag selects the time range of all the

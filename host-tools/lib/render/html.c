@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTML report's data: the flame tree of every sample (event, thread first, each frame with
  * its DSO), the samples' (leaf, time) pairs bucketed, small frames folded into their callers,
  * all as one JSON object inside the page html-page.c writes around it. */

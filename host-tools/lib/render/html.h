@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one-file HTML report: every sample's stack (event, thread first) and time kept as a flame
  * tree and (node, time bucket) counts, shipped to the page as that aggregate, from which
  * its script draws the tables, call trees, flame graph and per-thread time strips. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal to render/: the flame tree as flame.c builds it (and svg.c, html.c read
  * it), and what the writers share: frame names, UTF-8 checks, JSON strings, the page. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_INTERNAL_H

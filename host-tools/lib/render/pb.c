@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The protocol buffers wire format, writing only: varints and length-delimited fields. */
 #include <stdlib.h>
 #include <string.h>

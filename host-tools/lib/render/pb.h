@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal to render/: the little of the protocol buffers wire format profile.proto
  * needs (varints, length-delimited fields, packed repeated integers), into a growing buffer. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_PB_H

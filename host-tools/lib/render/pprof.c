@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pprof writer: the string table, a Location per sampled address (its Lines from the
  * symbolizer), a Function per symbol, a Mapping per DSO, a Sample per path and thread with a
  * count and a period per event, then profile.proto's encoding (pb.c) through zlib's gzip. */

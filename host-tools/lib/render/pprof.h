@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A profile in pprof's format (profile.proto, gzip-compressed), from the call paths of one
  * hist per event: sample types per event (samples/count and the event's unit), one
  * Mapping per DSO with its build-id (or tinyperf's code hash), a Location per sampled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The speedscope writer: the frames shared by all profiles (one per symbol), the paths
  * grouped by thread into sampled profiles, JSON strings escaped (bytes that are no UTF-8 as
  * the text \xNN). */

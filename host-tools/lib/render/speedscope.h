@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A profile in speedscope's file format (JSON): one sampled profile per thread, each sample
  * a distinct stack with the number of samples that ended on it. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_RENDER_SPEEDSCOPE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The flame graph's style sheet and script, inlined into every SVG: zoom on click, reset,
  * search that highlights and totals the matches, the hovered frame's details. */
 #include "host-tools/lib/render/internal.h"

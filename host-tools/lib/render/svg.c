@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The flame tree as one self-contained SVG: frames laid out from the sorted children, left
  * out under the minimum width, coloured by kind (or by the change from the baseline), names
  * escaped for XML; the script and style of svg-js.c inline. */

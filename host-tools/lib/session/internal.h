@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: the session's state, shared by session.c (ordering, delivery) and
  * machine.c (threads, maps, DSOs). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SESSION_INTERNAL_H

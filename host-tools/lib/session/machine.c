@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the records say about the machine: threads and their comms, each process's maps
  * (inherited on fork, kept across exec as perf does), the kernel's maps, and the DSOs behind
  * them. */

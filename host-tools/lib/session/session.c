@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The session's walk: records in time order through a queue flushed at FINISHED_ROUND (as
  * perf's ordered events), applied to the machine state, then handed to the caller. */
 #include <stdlib.h>

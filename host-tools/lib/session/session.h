@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The session: replays a reader's records in time order and keeps the state they describe —
  * threads (pid/tid -> comm), each process's memory maps, the kernel's maps, the DSOs with
  * their build-ids and sample hits — and hands each sample to the caller with its thread and

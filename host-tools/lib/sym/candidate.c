@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether a candidate file is the one a DSO needs: an ELF with what its role asks for, proven
  * to be the file that ran (build-id, else tinyperf's text hash, else the main file's
  * debuglink CRC). Where candidates are looked for is sym/find.c. */

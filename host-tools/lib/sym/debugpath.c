@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --debug-dir basename index (debugpath.h). */
 #define _GNU_SOURCE
 #include <dirent.h>

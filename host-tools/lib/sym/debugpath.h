@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer's --debug-dir trees, indexed by file basename (built once, on first use);
  * the path helpers it builds on are in path.h. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_DEBUGPATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DWARF answers for one address: its line-table position and the chain of inlined calls it
  * sits in. Walking DIEs per lookup costs a whole CU (and, for a big function, most of its
  * subtree) every time, so two indexes are built on first use: per CU, the address ranges of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One ELF DSO through libdwfl: libdwfl reads the file (any class, byte order, compressed
  * sections, separate debug file, MiniDebugInfo) and hands over its best symbol table, which is
  * copied into a sorted array (Thumb bits cleared, mapping symbols dropped, aliases folded).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Symbol names from libdwfl, checked. dwfl_module_getsym_info() returns a pointer into the
  * string table of the symbol's ELF without checking that a NUL ends the name inside that table:
  * in a file cut short or made so, a name at the table's end runs past it (out of the buffer

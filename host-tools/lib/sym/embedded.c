@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer's last source: the symbols the recording carries (TP_FEAT_SYMTAB), for the
  * recorded identity only: the whole source of a DSO or kernel no host file serves, and, per
  * address, the names a host file lacks (a static function missing from a .dynsym). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a DSO's files are looked for, in perf's order plus a sysroot, --debug-dir trees and
  * yocto's layout; sym/candidate.c proves each candidate right. elfutils 0.188 has no
  * dwfl_set_sysroot, so every path is built here; libdwfl still reads the files, and does

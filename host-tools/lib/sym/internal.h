@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer's insides, shared by its files: symbolizer.c (API, DSO registry, lookups),
  * sym/find.c (where files are looked for), sym/candidate.c (how each is proven right),
  * sym/elf.c (an ELF through libdwfl: symbols, segments, lines, inlines), sym/kernel.c (vmlinux

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kallsyms parser: one pass over a copy of the text, names terminated in place. */
 #include <stdlib.h>
 #include <string.h>

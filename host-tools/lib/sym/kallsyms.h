@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A kallsyms text file ("<hex address> <type> <name>[\t[<module>]]" per line, /proc/kallsyms'
  * format) parsed from memory into a symbol table. libdwfl does not read kallsyms. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_KALLSYMS_H

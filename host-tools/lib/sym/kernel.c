@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel and its modules: which vmlinux or kallsyms to use (perf's order, under a sysroot)
  * and the relocation that makes a KASLR-shifted or other-boot kernel resolve: the recorded
  * runtime address of the reference symbol (_text) against its address in the source. */

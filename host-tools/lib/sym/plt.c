@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLT symbols the way perf names them ("memcpy@plt", and "@plt" for a slot without a symbol,
  * e.g. an IRELATIVE one): perf synthesizes one per .rela.plt (.rel.plt) entry, laid over .plt
  * as a header and then entries of a fixed size, when the file's .dynsym is at hand. Here they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/sym/: the symbolizer: addresses of a recorded DSO or kernel to names, lines and inlines. */
 /* Layer sym: may use common/, data/, bidcache/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_SYM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer's API: configuration, the registry of DSOs (one handle per identity) and
  * lookups, each resolved anew: the one (DSO, address) cache is the caller's (frames/). */
 #define _GNU_SOURCE

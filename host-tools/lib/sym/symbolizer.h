@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer: turns a sampled address in a recorded DSO or kernel into a function name (and
  * optionally file:line and the inline chain), finding the right ELF on the host — a sysroot,
  * build-id cache, debug directories, debuglink, debuginfod — and proving it is the file that ran.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sorted symbol arrays: build, fold aliases, size, binary-search. */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A sorted array of symbols with binary-search lookup: what every symbol source (an ELF's
  * symbol table through libdwfl, a kallsyms file) is turned into, so lookups cost O(log n). */
 #ifndef TINYPERF_HOST_TOOLS_LIB_SYM_SYMTAB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A tracepoint's "print fmt" parsed once into a tree: the format string and its arguments,
  * C expressions over the record's fields (REC->x). What is supported is listed in
  * trace/trace.h; anything else makes the parse fail and the caller list the fields.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TRACING_DATA blob perf.data carries (perf's trace-event-info layout) and the format
  * files in it: events by id, their fields, and the fields read out of a raw record. Every
  * length is checked against the blob; a format file that does not parse is skipped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: what trace/format.c (the TRACING_DATA blob, format files, fields) and
  * trace/expr.c (print fmt parsing and evaluation) share. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_TRACE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Printing a tracepoint record with its parsed print fmt: the argument expressions
  * evaluated over the record's fields, the format string applied as the kernel's vsnprintf
  * would (the length modifiers sized for the recording machine). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tracepoint records decoded with the format files a perf.data carries (its TRACING_DATA:
  * the kernel's events/<system>/<name>/format files), printed as perf script prints them.
  *

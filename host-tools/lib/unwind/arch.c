@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-target facts of the host unwinder: perf_regs numbering (the kernel's uapi
  * asm/perf_regs.h of each arch) to DWARF numbering, word size, stack pointer, PC. */
 #include <elf.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARM EHABI one-frame unwinding: finds the .ARM.exidx entry of a PC, gathers the entry's unwind
  * opcodes (inline, compact pr0/pr1/pr2 or generic model in .ARM.extab) and runs them on the
  * sampled stack to produce the caller's SP, PC and the core registers the function saved. */

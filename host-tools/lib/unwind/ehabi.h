@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ARM EHABI unwinding of one frame from a binary's .ARM.exidx/.ARM.extab (compact models
  * pr0/pr1/pr2 and the generic model's unwind opcodes), for ARM binaries without DWARF CFI. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_UNWIND_EHABI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library-internal: what the files of unwind/ share — the per-arch facts, a binary's tables,
  * and the register state of one frame. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_UNWIND_INTERNAL_H

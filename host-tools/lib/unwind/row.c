@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CFI rows of a binary, kept: what libdw says of a PC (dwarf_cfi_addrframe, then
  * _frame_info, _frame_cfa and, once a step gets that far, _frame_register of every tracked
  * register) copied once into a row, in a small cache per binary keyed by the PC, so a report that meets the same return

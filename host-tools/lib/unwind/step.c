@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The stepping loop of the host unwinder, one for all targets: per frame, the row of the
  * PC's binary's CFI (libdw's reader: dwarf_cfi_addrframe, _frame_cfa, _frame_register,
  * _frame_info, kept per PC by row.c), the CFA and the caller's registers computed here from their DWARF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One binary's unwind tables, opened once: libdw's CFI readers over .eh_frame and
  * .debug_frame (of the file or of its separate debug file), the raw ARM EHABI sections, and
  * the PT_LOAD segments that turn a file offset into a link-time address. For a target libdw

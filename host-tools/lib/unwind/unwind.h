@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header of host-tools/lib/unwind/: user stacks from a sample's registers and stack copy (PERF_SAMPLE_REGS_USER + STACK_USER) to callchains, through the verified binaries' unwind tables. */
 /* Layer unwind: may use common/, data/, session/, sym/. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_UNWIND_UNWIND_H

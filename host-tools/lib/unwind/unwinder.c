@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The unwinder over a session: a sample's user registers and stack copy, the maps of its
  * process, and for each binary on the way the tables of the very file the symbolizer found
  * and verified (same build-id or text hash), opened once per binary and kept. */

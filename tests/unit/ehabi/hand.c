@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hand-built .ARM.exidx/.ARM.extab tables for test-ehabi.c: every opcode class, inline and
  * .ARM.extab entries (pr0, pr1, pr2, generic model), EXIDX_CANTUNWIND, the index search, and
  * malformed, out-of-range and truncated tables, each in both byte orders. The expected values

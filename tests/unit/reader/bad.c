@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Corrupt and truncated input: reported with offsets, skipped, the rest still read. */
 
 struct std_file {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The standard recording read back in every mode and byte order, and every attr size. */
 #include "common.h"
 

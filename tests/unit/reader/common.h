@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the parts of test-reader (one translation unit: test-reader.c includes them).
  * Recordings are made with perfdata/'s writer and record encoders, in either byte order and
  * mode, so the reader is checked against the writer the recorder uses; what the writer never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layouts laid out by hand: what perf or other recorders write and our writer does not. */
 #include "perfdata/attr.h"
 

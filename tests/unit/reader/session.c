@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The session over the standard recording: time order, threads, maps, DSOs, hits. */
 
 struct seen {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-reader's tool modes, for the scripts:
  *   --swap IN OUT [--pipe]   IN rewritten in the other byte order (file, or pipe with --pipe)
  *                            through the reader and perfdata/'s writer and encoders: the

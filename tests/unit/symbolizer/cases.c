@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-arch cases: every search route, every refusal, lines and inlines, ET_DYN, vmlinux. */
 static void test_text_hash(const char *arch)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the parts of test-symbolizer: the harness, the fixture facts, the setups. */
 #ifndef TINYPERF_TESTS_UNIT_SYMBOLIZER_COMMON_H
 #define TINYPERF_TESTS_UNIT_SYMBOLIZER_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kallsyms relocation and debuginfod. */
 /* ---- kernel: a real kallsyms, every address shifted, the original _text as reference ---- */
 

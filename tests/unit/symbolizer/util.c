@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facts about the fixture files, taken independently of the code under test, and the
  * symbolizer setups the cases use. */
 static void log_cb(void *ctx, enum tp_log_level level, const char *msg)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the parts of test-writer (one program, one translation unit: the Makefile builds
  * each tests/unit/test-*.c on its own, so test-writer.c includes its parts from writer/). */
 #ifndef TINYPERF_TESTS_WRITER_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `test-writer --emit OUT ...`: a synthetic recording of a real ELF for Linux perf to read
  * (tests/unit/writer-peer.sh). One cpu-clock event, FORK/COMM/MMAP2 of the helper, a kernel
  * MMAP, samples at the helper's hot_a/hot_b, rounds, a checkpoint, EXIT, and the features a

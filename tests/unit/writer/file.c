@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File-mode writer: header, id arrays, attr entries, checkpoint rewrite, feature table and
  * payloads, error handling, and the byte-swapped file re-read field by field. */
 #include "common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pipe-mode framing: pipe header, HEADER_ATTR records, features as HEADER_FEATURE records
  * early and late (each once), build-id and tracing-data records, what is left out, the end
  * marker, and the same stream byte-swapped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Record encoders: sizes, field offsets, zeroed sample_id trailers, byte order, limits. */
 #include "common.h"
 
