@@ -30,6 +30,10 @@ struct tp_uwarch {
 	bool big_endian;
 };
 
+/* cfiscan.c: whether libdw may run the CFI section DATA of ELF (.eh_frame when EH, else
+ * .debug_frame): every register it names is a sane number, every instruction walkable */
+bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh);
+
 struct tp_uwseg {
 	uint64_t off, filesz, vaddr;
 };
@@ -40,6 +44,7 @@ struct tp_uwtab {
 	Elf *elf, *dbg_elf;		/* the file that ran, its debug file */
 	Dwarf *dwarf;			/* of the file with .debug_frame */
 	Dwarf_CFI *eh, *df;		/* .eh_frame, .debug_frame: NULL if none */
+	bool eh_refused;		/* .eh_frame failed tp_uwcfi__sane() */
 	/* no_abi arches: the ELF images libdw reads instead of the files (see tp_uwarch) */
 	void *img[2];
 	Elf *img_elf[2];

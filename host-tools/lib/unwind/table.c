@@ -154,16 +154,24 @@ static int load_cfi(struct tp_uwtab *t)
 	static const char *const df_names[] = { ".debug_frame" };
 	Elf *df_elf = has_scn(t->elf, ".debug_frame") ? t->elf :
 		      t->dbg_elf && has_scn(t->dbg_elf, ".debug_frame") ? t->dbg_elf : NULL;
+	GElf_Shdr sh;
+
+	/* a table libdw could not run within bounds is not used (cfiscan.c) */
+	if (has_scn(t->elf, ".eh_frame") &&
+	    !tp_uwcfi__sane(t->elf, scn_bytes(t->elf, ".eh_frame", &sh), true))
+		t->eh_refused = true;
+	if (df_elf && !tp_uwcfi__sane(df_elf, scn_bytes(df_elf, ".debug_frame", &sh), false))
+		df_elf = NULL;
 
 	if (!t->arch->no_abi) {
-		if (has_scn(t->elf, ".eh_frame"))
+		if (has_scn(t->elf, ".eh_frame") && !t->eh_refused)
 			t->eh = dwarf_getcfi_elf(t->elf);
 		if (df_elf && (t->dwarf = dwarf_begin_elf(df_elf, DWARF_C_READ, NULL)))
 			t->df = dwarf_getcfi(t->dwarf);
 		return 0;
 	}
 	for (int k = 0; k < 2; k++) {
-		Elf *from = k ? df_elf : t->elf;
+		Elf *from = k ? df_elf : t->eh_refused ? NULL : t->elf;
 		size_t size = 0;
 
 		if (!from)
