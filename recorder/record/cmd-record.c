@@ -471,10 +471,15 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	/* the events open, the output's header, the state records as they are now (opened
 	 * here, not in prepare: gcc then inlines as it did in one function, i386 -0.3 KiB) */
-	if (rec_open_events(r) || rec_open_output(r) ||
-	    (!rec_overwrite(r) && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
-				  (r->target <= REC_TASKS ? REC_SYNTH_TASKS : 0))))
+	if (rec_open_events(r) || rec_open_output(r))
 		return kill_prepared(r);
+	/* writing the state records can fail too (recv refusing the device right after its
+	 * hello): said in one line, as a failure in the loop is */
+	if (!rec_overwrite(r) && rec_synth(r, REC_SYNTH_KERNEL | REC_SYNTH_WARN |
+					   (r->target <= REC_TASKS ? REC_SYNTH_TASKS : 0))) {
+		rec_output_failed(r, "", r->write_err);
+		return kill_prepared(r);
+	}
 	if (start(r))
 		loop(r);
 	return finish(r);

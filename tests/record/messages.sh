@@ -93,4 +93,16 @@ for args in "-F 0" "-m 3" "--no-such-option"; do
 	fi
 done
 
+# 4. the output failing while the state records are written (before the loop: once a silent
+# exit 1, as when recv refuses a device right after its hello): one line, exit 1. A 4 KiB
+# file size limit (SIGXFSZ ignored: write gets EFBIG) lets the header through, not -a's state.
+r=$(sh -c 'trap "" XFSZ; ulimit -f 4; "$1" record -q -a -e cpu-clock -o "$2/big.data" -- true \
+	2>"$2/big.err"; echo $?' sh "$tp" "$work")
+if [ "$r" = 1 ] && [ "$(grep -c . "$work/big.err")" = 1 ] &&
+   grep -q "^tinyperf: record: cannot write $work/big.data: File too large" "$work/big.err"; then
+	ok "the output failing during the state records: exit 1, '$(cat "$work/big.err")'"
+else
+	fail "the output failing during the state records: exit $r, stderr '$(cat "$work/big.err")'"
+fi
+
 done_tests
