@@ -11,7 +11,7 @@ LIC_FILES_CHKSUM = "file://LICENSE;md5=b952ea76c0e7762072a9c5e6dbdc2591"
 
 # the release tarball: 'make dist' of the v${PV} tag
 SRC_URI = "https://github.com/tinyperf/tinyperf/releases/download/v${PV}/tinyperf-${PV}.tar.gz"
-SRC_URI[sha256sum] = "136f186f1922a2acd9937a44df31a0e31235f057d07e8a5b438daa42b6be328d"
+SRC_URI[sha256sum] = "00acc414de3c15a23336f558e569975f0e3d45d0e3579f7f233b8114dd9d0ae3"
 
 # The recorder: x86, ARMv7-A hard-float, AArch64, MIPS32 o32 (not R6)
 COMPATIBLE_HOST:class-target = "(x86_64|i.86|aarch64|arm|mips|mipsel)(-.*)?-linux.*"
