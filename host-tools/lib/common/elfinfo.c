@@ -8,24 +8,32 @@
 #include "host-tools/lib/common/elfinfo.h"
 #include "host-tools/lib/common/fsutil.h"
 
-bool tp_elf_has_section(Elf *elf, const char *name, bool need_bits)
+Elf_Scn *tp_elf_section(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
+		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
 		const char *n;
 
-		if (!gelf_getshdr(scn, &sh))
+		if (!gelf_getshdr(scn, sh))
 			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
 		if (n && !strcmp(n, name))
-			return !need_bits || (sh.sh_type != SHT_NOBITS && sh.sh_size);
+			return scn;
 	}
-	return false;
+	return NULL;
+}
+
+bool tp_elf_has_section(Elf *elf, const char *name, bool need_bits)
+{
+	GElf_Shdr sh;
+
+	if (!tp_elf_section(elf, name, &sh))
+		return false;
+	return !need_bits || (sh.sh_type != SHT_NOBITS && sh.sh_size);
 }
 
 bool tp_elf_has_code(Elf *elf)

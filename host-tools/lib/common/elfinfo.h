@@ -8,6 +8,8 @@
 #include <gelf.h>
 #include <stdbool.h>
 
+/* the first section called name, its header in *sh; NULL if none */
+Elf_Scn *tp_elf_section(Elf *elf, const char *name, GElf_Shdr *sh);
 /* is there a section called name (with bytes in the file, when need_bits)? */
 bool tp_elf_has_section(Elf *elf, const char *name, bool need_bits);
 /* executable code: an SHF_EXECINSTR section with bytes, or, in a file without section headers,

@@ -15,22 +15,6 @@
 
 #define PLT_NAME_MAX 512
 
-static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /* the name of relocation i's symbol, "" if it has none */
 static const char *rel_name(Elf *elf, Elf_Data *rel, bool rela, size_t i, Elf_Data *syms,
 			    size_t strndx)
@@ -72,10 +56,10 @@ int tp_symplt__add(struct tp_symdso *dso, Elf *elf)
 
 	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
-	rscn = section(elf, shstrndx, ".rela.plt", &rsh);
+	rscn = tp_elf_section(elf, ".rela.plt", &rsh);
 	if (!rscn)
-		rscn = section(elf, shstrndx, ".rel.plt", &rsh);
-	pscn = section(elf, shstrndx, ".plt", &psh);
+		rscn = tp_elf_section(elf, ".rel.plt", &rsh);
+	pscn = tp_elf_section(elf, ".plt", &psh);
 	if (!rscn || !pscn || (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) ||
 	    psh.sh_type == SHT_NOBITS || !rsh.sh_entsize)
 		return 0;

@@ -17,29 +17,10 @@
 
 #include "host-tools/lib/unwind/internal.h"
 
-static Elf_Scn *find_scn(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /* the section's bytes if it is in the file (not NOBITS) and not empty */
 static Elf_Data *scn_bytes(Elf *elf, const char *name, GElf_Shdr *sh)
 {
-	Elf_Scn *scn = find_scn(elf, name, sh);
+	Elf_Scn *scn = tp_elf_section(elf, name, sh);
 	Elf_Data *d;
 
 	if (!scn || sh->sh_type == SHT_NOBITS || !sh->sh_size)
