@@ -14,6 +14,7 @@ rec=$1
 host=$2
 work=${3:-$(mktemp -d)}
 here=$src/tests/transport
+. "$here/lib.sh"
 rss_max_mb=${ABUSE_RSS_MAX_MB:-100}
 rm -rf "$work"
 mkdir -p "$work"
@@ -28,55 +29,6 @@ pids=""
 cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 trap cleanup EXIT
 
-samples_of() { perf script -i "$1" -F tid -G 2>/dev/null | grep -c .; }
-printed_samples() { sed -n 's/^\[ tinyperf record: \([0-9]*\) samples.*/\1/p' "$1"; }
-perf_clean() { perf report --stdio -i "$1" >/dev/null 2>"$1.report-err" && ! grep -q . "$1.report-err"; }
-session_file() {
-	sess=$(sed -n "s/.*session \([0-9a-f]*\)$/\1/p" "$2" | cut -c1-8)
-	[ -n "$sess" ] && ls "$1"/*/*-"$sess".data 2>/dev/null | head -n1
-}
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# start_recv NAME ARGS...: recv -o NAME on a free port ($port, $recv_pid, NAME.err)
-start_recv() {
-	n=$1; shift
-	for try in 1 2 3 4 5 6 7 8; do
-		port=$(free_port)
-		"$host" recv -o "$work/$n" --port "$port" "$@" >"$work/$n.out" 2>"$work/$n.err" &
-		recv_pid=$!
-		for i in $(seq 50); do
-			grep -q 'listening on' "$work/$n.err" 2>/dev/null && { pids="$pids $recv_pid"; return 0; }
-			kill -0 $recv_pid 2>/dev/null || break
-			sleep 0.1
-		done
-		kill $recv_pid 2>/dev/null
-		wait $recv_pid 2>/dev/null
-	done
-	return 1
-}
-# wait_for PID SECS: its exit status, killed after SECS seconds
-wait_for() {
-	i=0
-	while kill -0 "$1" 2>/dev/null; do
-		if [ $i -ge $(($2 * 10)) ]; then
-			echo "note: pid $1 still running after $2 s: stopped"
-			kill "$1" 2>/dev/null
-			break
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	wait "$1"
-}
-# wait_file FILE PATTERN SECS: until FILE has a line matching PATTERN
-wait_file() {
-	for i in $(seq $(($3 * 10))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 

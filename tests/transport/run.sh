@@ -15,6 +15,7 @@ host=$2
 work=${3:-$(mktemp -d)}
 secs=${TRANSPORT_COALESCE_SECS:-15}
 here=$src/tests/transport
+. "$here/lib.sh"
 rm -rf "$work"		# recv's files of an earlier run would be taken for this one's
 mkdir -p "$work"
 cd "$work" || exit 1
@@ -28,58 +29,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# samples_of FILE: what perf counts in a perf.data
-samples_of() { perf script -i "$1" -F tid -G 2>/dev/null | grep -c .; }
-# printed_samples ERRFILE: the recorder's own count
-printed_samples() { sed -n 's/^\[ tinyperf record: \([0-9]*\) samples.*/\1/p' "$1"; }
-# perf_clean FILE: perf report reads FILE without a warning
-perf_clean() { perf report --stdio -i "$1" >/dev/null 2>"$1.report-err" && ! grep -q . "$1.report-err"; }
+# top_sym FILE: the symbol perf report puts first
 top_sym() { perf report --stdio --no-children --sort sym -i "$1" 2>/dev/null | grep -E '^ +[0-9.]+%' | head -n1 | awk '{print $NF}'; }
-
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# start_recv NAME ARGS...: tinyperf recv -o $work/NAME, listening on a free port ($port); the
-# pid in $recv_pid, its stderr in NAME.err
-start_recv() {
-	n=$1; shift
-	for try in 1 2 3 4 5 6 7 8; do
-		port=$(free_port)
-		"$host" recv -o "$work/$n" --port "$port" "$@" >"$work/$n.out" 2>"$work/$n.err" &
-		recv_pid=$!
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			grep -q 'listening on' "$work/$n.err" 2>/dev/null && return 0
-			kill -0 $recv_pid 2>/dev/null || break
-			sleep 0.2
-		done
-		kill $recv_pid 2>/dev/null
-		wait $recv_pid 2>/dev/null
-	done
-	return 1
-}
-
-# wait_for PID SECS: wait for PID, killing it after SECS seconds; its exit status
-# (polled: a helper timer process would outlive the wait and hold the output open)
-wait_for() {
-	i=0
-	while kill -0 "$1" 2>/dev/null; do
-		if [ $i -ge $(($2 * 10)) ]; then
-			echo "note: pid $1 still running after $2 s: stopped"
-			kill "$1" 2>/dev/null
-			break
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	wait "$1"
-}
-
-# session_file DIR ERRFILE: the file recv saved for the session a recorder printed
-session_file() {
-	sess=$(sed -n "s/.*session \([0-9a-f]*\)$/\1/p" "$2" | cut -c1-8)
-	[ -n "$sess" ] && ls "$1"/*/*-"$sess".data 2>/dev/null | head -n1
-}
 
 # ---- pipe mode ---------------------------------------------------------------------
 "$rec" record $ev -F 999 -g -o - -- "$wl/spin" 1 2>pipe.err | perf report --stdio -i - \
@@ -263,7 +214,7 @@ start_line() {
 		--timeout 200 "$@" 2>"$n.relay-err" &
 	relay_pid=$!
 	pids="$pids $relay_pid"
-	for i in $(seq 50); do [ -f "$n.info" ] && break; sleep 0.1; done
+	wait_file "$n.info" 'B=' 5
 	A=$(sed -n 's/^A=\([^ ]*\) .*/\1/p' "$n.info")
 	B=$(sed -n 's/.* B=\(.*\)$/\1/p' "$n.info")
 	"$host" recv -o "$work/$n" --serial "$B,115200" >"$n.out" 2>"$n.err" &
