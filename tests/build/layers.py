@@ -39,7 +39,9 @@ def read(rel):
 
 def files_under(rel, exts=('.c', '.h', '.S')):
     for root, dirs, names in os.walk(os.path.join(src, rel)):
-        dirs[:] = sorted(d for d in dirs if d not in ('.git', 'out'))
+        # the build outputs' out/ is at the top; recorder/out/ is source
+        dirs[:] = sorted(d for d in dirs
+                         if d != '.git' and os.path.join(root, d) != os.path.join(src, 'out'))
         for n in sorted(names):
             if n.endswith(exts):
                 yield os.path.relpath(os.path.join(root, n), src)
