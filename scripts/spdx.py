@@ -8,8 +8,10 @@ Source files: C, headers and assembly (a /* */ comment), shell, Python, make, Kc
 Kbuild (a # comment), JavaScript (a // comment). Data, corpora, defconfigs and docs carry no
 header (LICENSE covers the whole tree)."""
 import os
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True		# no scripts/__pycache__/ left in the tree
+import tracked  # noqa: E402 (scripts/tracked.py, beside this file)
 
 TAG = 'SPDX-License-Identifier: MIT'
 HASH_NAMES = {'Makefile', 'Kconfig', 'Kbuild', 'run'}
@@ -27,12 +29,6 @@ def style(path):
     if ext in ('.js', '.mjs'):
         return '// %s' % TAG
     return None
-
-
-def tracked(root):
-    out = subprocess.run(['git', '-C', root, 'ls-files', '-z'], check=True,
-                         capture_output=True).stdout.decode()
-    return [p for p in out.split('\0') if p]
 
 
 def has_tag(text):
@@ -59,7 +55,7 @@ def main():
     root = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))
     missing, changed, total = [], 0, 0
-    for rel in tracked(root):
+    for rel in tracked.files(root):
         line = style(rel)
         path = os.path.join(root, rel)
         if not line or not os.path.isfile(path) or os.path.islink(path):

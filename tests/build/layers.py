@@ -14,6 +14,9 @@ import sys
 
 src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                       os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.dont_write_bytecode = True		# no scripts/__pycache__/ left in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../scripts'))
+import tracked  # noqa: E402 (scripts/tracked.py)
 LIB = 'host-tools/lib'
 MAX_LINES = 600
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -38,14 +41,10 @@ def read(rel):
 
 
 def files_under(rel, exts=('.c', '.h', '.S')):
-    for root, dirs, names in os.walk(os.path.join(src, rel)):
-        # the build outputs' out/ is at the top; recorder/out/ is source
-        dirs[:] = sorted(d for d in dirs
-                         if d != '.git' and os.path.join(root, d) != os.path.join(src, 'out'))
-        for n in sorted(names):
-            if n.endswith(exts):
-                yield os.path.relpath(os.path.join(root, n), src)
+    return [f for f in FILES if f.startswith(rel + '/') and f.endswith(exts)]
 
+
+FILES = tracked.files(src)
 
 # the layers and what each may use, from the line in each folder's public header
 folders = sorted(d for d in os.listdir(os.path.join(src, LIB))
