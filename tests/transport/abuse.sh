@@ -205,6 +205,7 @@ then
 	rc=$?
 	kill $fap 2>/dev/null
 	wait $fap 2>/dev/null
+	wait_file fds.err 'saved .*/fds/' 10	# the session's end read before recv is stopped
 	kill -TERM $recv_pid 2>/dev/null
 	wait_for $fdsub 10
 	echo "recv with 40 fds under 60 connections: $((t1 - t0)) CPU ticks in 3 s"
@@ -239,6 +240,7 @@ if start_recv fds2 --hello-timeout 0; then
 	prlimit --pid $recv_pid --nofile=1024:
 	"$rec" record -q -e cpu-clock -F 199 -o "tcp://127.0.0.1:$port" -- "$wl/spin" 1 2>fds2-rec.err
 	rc=$?
+	wait_file fds2.err 'saved .*/fds2/' 10
 	kill -TERM $recv_pid
 	wait_for $recv_pid 10
 	f=$(ls fds2/*/*.data 2>/dev/null | head -n1)
