@@ -12,6 +12,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 T_NAME=${T_NAME:-embed}
 . "$src/tests/lib.sh"
+. "$src/tests/transport/lib.sh"
 rec=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 host=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 work=${3:-$(mktemp -d)}
@@ -330,17 +331,11 @@ else
 fi
 
 # ---- over TCP to tinyperf recv -------------------------------------------------------
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$host" recv -q -o "$work/recv" --port "$port" --count 1 >recv.out 2>recv.err &
-rp=$!
-i=0
-while ! grep -q 'listening on' recv.err 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-# a stream's kallsyms copy goes to $TMPDIR: where there is none, kallsyms is read at the end
-TMPDIR="$work/no-such-dir" "$rec" record -v -g -o "tcp://127.0.0.1:$port" -- dev/app 6 2>tcp.rec-err
-i=0
-while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill $rp 2>/dev/null
-wait $rp 2>/dev/null
+if start_recv recv --count 1; then
+	# a stream's kallsyms copy goes to $TMPDIR: where there is none, kallsyms is read at the end
+	TMPDIR="$work/no-such-dir" "$rec" record -v -g -o "tcp://127.0.0.1:$port" -- dev/app 6 2>tcp.rec-err
+	wait_for $recv_pid 10
+fi
 f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
 want_k="" missing=""
 [ -z "$f" ] || kernel_vs_perf "$f" tcp.txt
@@ -366,15 +361,10 @@ print("} return 0; }")
 EOF
 rm -rf "$work/recv"
 if $cc -O1 -o dev/many-app many.c; then
-	"$host" recv -q -o "$work/recv" --port "$port" --count 1 >recv.out 2>recv.err &
-	rp=$!
-	i=0
-	while ! grep -q 'listening on' recv.err 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	"$rec" record -q -F 10000 -o "tcp://127.0.0.1:$port" -- dev/many-app 2>many.rec-err
-	i=0
-	while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	kill $rp 2>/dev/null
-	wait $rp 2>/dev/null
+	if start_recv recv --count 1; then
+		"$rec" record -q -F 10000 -o "tcp://127.0.0.1:$port" -- dev/many-app 2>many.rec-err
+		wait_for $recv_pid 10
+	fi
 fi
 f=$(ls "$work"/recv/*/*.data 2>/dev/null | head -n1)
 size=0 want=0 got=0

@@ -12,6 +12,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 T_NAME=${T_NAME:-record-dwarf}
 . "$src/tests/lib.sh"
+. "$src/tests/transport/lib.sh"
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 tp=$(abs "$1")
 host=$(abs "$2")
@@ -196,19 +197,11 @@ else
 fi
 
 # TCP to tinyperf recv
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-"$host" recv -o "$work/tcp" --port "$port" --count 1 >tcp.out 2>tcp.err &
-rpid=$!
-pids="$pids $rpid"
-i=0
-while [ $i -lt 50 ] && ! grep -q 'listening on' tcp.err; do sleep 0.1; i=$((i + 1)); done
-"$tp" record -q -e cpu-clock -F 499 --call-graph dwarf,4096 -o "tcp://127.0.0.1:$port" -- \
-	"$wl/nofp" 0.5 $depth >/dev/null 2>tcp-rec.err
-i=0
-while [ $i -lt 100 ] && kill -0 $rpid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-kill $rpid 2>/dev/null
-wait $rpid 2>/dev/null
+if start_recv tcp --count 1; then
+	"$tp" record -q -e cpu-clock -F 499 --call-graph dwarf,4096 -o "tcp://127.0.0.1:$port" -- \
+		"$wl/nofp" 0.5 $depth >/dev/null 2>tcp-rec.err
+	wait_for $recv_pid 10
+fi
 f=$(ls tcp/*/*.data 2>/dev/null | head -n1)
 if [ -n "$f" ]; then
 	unwound "$f" "TCP to tinyperf recv"
@@ -222,8 +215,7 @@ rm -f ser.info
 python3 "$src/tests/transport/relay.py" --info ser.info --report ser.json --timeout 60 2>ser.relay-err &
 relay=$!
 pids="$pids $relay"
-i=0
-while [ $i -lt 50 ] && [ ! -s ser.info ]; do sleep 0.1; i=$((i + 1)); done
+wait_file ser.info 'B=' 5
 A=$(sed -n 's/^A=\([^ ]*\) .*/\1/p' ser.info)
 B=$(sed -n 's/.* B=\(.*\)$/\1/p' ser.info)
 "$host" recv -o "$work/ser" --serial "$B,115200" >ser.out 2>ser.err &
@@ -231,16 +223,10 @@ rpid=$!
 pids="$pids $rpid"
 "$tp" record -e cpu-clock -F 10 --call-graph dwarf,512 -o "serial:$A,115200" -- "$wl/nofp" 4 $depth \
 	>/dev/null 2>ser-rec.err
-i=0
-while [ $i -lt 300 ] && kill -0 $relay 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-kill $relay 2>/dev/null
-wait $relay 2>/dev/null
-i=0
-while [ $i -lt 100 ] && kill -0 $rpid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-kill $rpid 2>/dev/null
-wait $rpid 2>/dev/null
+wait_for $relay 30
+wait_for $rpid 10
 f=$(ls ser/*/*.data 2>/dev/null | head -n1)
-sent=$(sed -n 's/^\[ tinyperf record: \([0-9]*\) samples.*/\1/p' ser-rec.err)
+sent=$(printed_samples ser-rec.err)
 if [ -n "$f" ] && [ "$(perf script -i "$f" -F tid 2>/dev/null | grep -c .)" = "$sent" ] &&
    [ "$(attr "$f" sample_stack_user)" = 512 ]; then
 	ok "serial 115200, dwarf,512 at 10 Hz: all $sent samples arrived"

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
-# What the transport tests (run.sh, abuse.sh) share: tinyperf recv started on a free port and
-# waited for, bounded waits for a process and for a line in a file, and what Linux perf reads in
-# the files recv saves. Sourced after tests/lib.sh; uses $host (the host tinyperf) and $work
-# (recv's files and messages go there), and adds the recv it starts to $pids, which the
-# caller's cleanup kills.
+# What the tests of tinyperf recv share (tests/transport; the recv cases of tests/record/dwarf.sh
+# and tests/embed/run.sh): recv started on a free port and waited for, bounded waits for a
+# process and for a line in a file, and what Linux perf reads in the files recv saves. Sourced
+# after tests/lib.sh; uses $host (the host tinyperf) and $work (recv's files and messages go
+# there), and adds the recv it starts to $pids, which the caller's cleanup (if any) kills.
 # shellcheck shell=sh
 
 # samples_of FILE: what perf counts in a perf.data
@@ -30,10 +30,11 @@ start_recv() {
 	n=$1; shift
 	for try in 1 2 3 4 5 6 7 8; do
 		port=$(free_port)
+		rm -f "$work/$n.err"	# an earlier recv's 'listening on' is not this one's
 		"$host" recv -o "$work/$n" --port "$port" "$@" >"$work/$n.out" 2>"$work/$n.err" &
 		recv_pid=$!
 		for i in $(seq 50); do
-			grep -q 'listening on' "$work/$n.err" 2>/dev/null && { pids="$pids $recv_pid"; return 0; }
+			grep -q 'listening on' "$work/$n.err" 2>/dev/null && { pids="${pids:-} $recv_pid"; return 0; }
 			kill -0 $recv_pid 2>/dev/null || break
 			sleep 0.1
 		done
