@@ -41,15 +41,62 @@ static long module_index(struct tp_kallsyms *k, const char *name)
 	return (long)k->n_modules++;
 }
 
+/* 8 hex digits at p (any case) into *out, or false: eight at once where the host is
+ * little-endian (the address column is most of what a line costs), else one by one */
+static bool hex8(const char *p, uint32_t *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t x, y, digit, letter, v;
+
+	memcpy(&x, p, 8);		/* p[0], the first digit, in the low byte */
+	if (x & high)
+		return false;
+	/* bytes under 0x80: b + (0x80 - lo) has its high bit iff b >= lo, and
+	 * b + (0x7f - hi) lacks it iff b <= hi; neither carries into the next byte */
+	digit = (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones) & high;
+	y = x | 0x20 * ones;		/* A-F as a-f */
+	letter = (y + (0x80 - 'a') * ones) & ~(y + (0x7f - 'f') * ones) & high;
+	if ((digit | letter) != high)
+		return false;
+	v = (x & 0x0f * ones) + (letter >> 7) * 9;	/* each byte its digit's value */
+	/* pairs of digits, then of pairs...: the first (low) one is the high half */
+	v = (v & 0x000f000f000f000full) << 4 | (v & 0x0f000f000f000f00ull) >> 8;
+	v = (v & 0x000000ff000000ffull) << 8 | (v & 0x00ff000000ff0000ull) >> 16;
+	v = (v & 0x000000000000ffffull) << 16 | (v & 0x0000ffff00000000ull) >> 32;
+	*out = (uint32_t)v;
+	return true;
+#else
+	uint32_t v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		int d = tp_hexval(p[i]);
+
+		if (d < 0)
+			return false;
+		v = v << 4 | (uint32_t)d;
+	}
+	*out = v;
+	return true;
+#endif
+}
+
 /* one line [p, end): returns 0, 1 if skipped, or -TP_ERR_NOMEM */
 static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref_name)
 {
 	struct tp_sym s = { 0 };
 	char *name, *mod = NULL;
 	unsigned digits = 0;
+	uint32_t word;
 	long mi = 0;
 	int rank, v;
 
+	*end = '\0';
+	while (digits < 16 && end - p >= 8 && hex8(p, &word)) {
+		s.start = s.start << 32 | word;
+		p += 8;
+		digits += 8;
+	}
 	while (p < end && (v = tp_hexval(*p)) >= 0) {
 		s.start = s.start << 4 | (uint64_t)v;
 		p++;
@@ -62,7 +109,8 @@ static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref
 	for (p += 3; p < end && is_space(*p); p++)
 		;
 	name = p;
-	while (p < end && !is_space(*p))
+	p += strcspn(p, " \t\r");	/* stops at *end, made a NUL above */
+	while (p < end && !is_space(*p))	/* past a NUL inside the line */
 		p++;
 	if (p == name)
 		return 1;
@@ -79,7 +127,6 @@ static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref
 			}
 		}
 	}
-	*end = '\0';
 	if (rank < 0 || !s.start)
 		return 1;
 	if (mod) {
