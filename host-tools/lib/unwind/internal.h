@@ -106,8 +106,4 @@ void tp_uwrow__release(struct tp_uwrow *tmp);
 /* frees t's cached rows */
 void tp_uwrow__drop(struct tp_uwtab *t);
 
-/* reads a word of the arch's size from the stack copy: 0 or -EFAULT */
-int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigned size,
-	       uint64_t *val);
-
 #endif

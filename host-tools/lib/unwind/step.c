@@ -14,8 +14,10 @@
 #define EXPR_STACK	64
 #define EXPR_STEPS	256
 
-int tp_uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr, unsigned size,
-	       uint64_t *val)
+/* a word of the arch's size from the stack copy: 0 or -EFAULT (inline: it reads every
+ * saved register) */
+static inline int uw_read(const struct tp_uwinput *in, uint64_t sp0, uint64_t addr,
+			  unsigned size, uint64_t *val)
 {
 	const uint8_t *p;
 	uint64_t v = 0;
@@ -70,31 +72,43 @@ static const Dwarf_Op *op_at(const Dwarf_Op *ops, size_t nops, Dwarf_Word offset
 	return NULL;
 }
 
-/* Evaluates a DWARF expression of the CFI: *is_value is false when the result is the
- * address the value is stored at. false when it cannot be evaluated. */
-static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out,
-		 bool *is_value)
+/* The rows' usual shapes at once, as the general evaluation below would compute them:
+ * "reg + n" (DW_OP_breg*, DW_OP_bregx), "CFA", "CFA + n". 1 and *out, 0 when the shape is
+ * another, -1 when it cannot be evaluated. */
+static inline int eval_short(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out)
+{
+	uint64_t a;
+
+	if (nops == 1 && ops->atom >= DW_OP_breg0 && ops->atom <= DW_OP_breg31) {
+		if (!reg_get(c, ops->atom - DW_OP_breg0, &a))
+			return -1;
+		*out = (a + ops->number) & c->mask;
+		return 1;
+	}
+	if (nops == 1 && ops->atom == DW_OP_bregx) {
+		if (!reg_get(c, ops->number, &a))
+			return -1;
+		*out = (a + ops->number2) & c->mask;
+		return 1;
+	}
+	if (ops->atom != DW_OP_call_frame_cfa || nops > 2 ||
+	    (nops == 2 && ops[1].atom != DW_OP_plus_uconst))
+		return 0;
+	if (!c->have_cfa)
+		return -1;
+	*out = (c->cfa + (nops == 2 ? ops[1].number : 0)) & c->mask;
+	return 1;
+}
+
+/* eval() of any other expression (its own function: the stack array's cost is then paid
+ * only here) */
+static bool eval_long(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out,
+		      bool *is_value)
 {
 	uint64_t st[EXPR_STACK], a, b;
 	size_t sp = 0, steps = 0;
 	const Dwarf_Op *op, *end;
 
-	*is_value = false;
-	if (!ops || !nops)
-		return false;
-	/* the rows' usual shapes at once: "CFA = reg + n", "saved at CFA + n" */
-	if (nops == 1 && ops->atom >= DW_OP_breg0 && ops->atom <= DW_OP_breg31) {
-		if (!reg_get(c, ops->atom - DW_OP_breg0, &a))
-			return false;
-		*out = (a + ops->number) & c->mask;
-		return true;
-	}
-	if (nops == 2 && ops->atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
-		if (!c->have_cfa)
-			return false;
-		*out = (c->cfa + ops[1].number) & c->mask;
-		return true;
-	}
 	op = ops;
 	end = ops + nops;
 #define PUSH(x) do { uint64_t v_ = (x); if (sp == EXPR_STACK) return false; st[sp] = v_; sp++; } while (0)
@@ -181,7 +195,7 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 				unsigned size = at == DW_OP_deref ? c->a->word : (unsigned)op->number;
 
 				POP(a);
-				if (tp_uw_read(c->in, c->sp0, a & c->mask, size, &b))
+				if (uw_read(c->in, c->sp0, a & c->mask, size, &b))
 					return false;
 				PUSH(b);
 				break;
@@ -259,6 +273,29 @@ static bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 	return true;
 }
 
+/* Evaluates a DWARF expression of the CFI: *is_value is false when the result is the
+ * address the value is stored at. false when it cannot be evaluated. */
+static inline bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out,
+			bool *is_value)
+{
+	int r;
+
+	*is_value = false;
+	if (!ops || !nops)
+		return false;
+	/* a short shape, or one made a value ("SP = CFA": libdw's val_offset, and the
+	 * register rules that say "reg + n") */
+	if (nops >= 2 && ops[nops - 1].atom == DW_OP_stack_value) {
+		r = eval_short(c, ops, nops - 1, out);
+		if (r)
+			return *is_value = r > 0;
+	}
+	r = eval_short(c, ops, nops, out);
+	if (r)
+		return r > 0;
+	return eval_long(c, ops, nops, out, is_value);
+}
+
 /* the caller's value of a register under rule u of row: true and *v, or false (undefined) */
 static bool caller_reg(const struct ctx *c, const struct tp_uwrow *row, struct tp_uwrule u,
 		       int reg, uint64_t *v)
@@ -281,7 +318,7 @@ static bool caller_reg(const struct ctx *c, const struct tp_uwrow *row, struct t
 		*v = x;
 		return true;
 	}
-	if (tp_uw_read(c->in, c->sp0, x, c->a->word, v))
+	if (uw_read(c->in, c->sp0, x, c->a->word, v))
 		return false;
 	return true;
 }
@@ -338,7 +375,7 @@ static int ehabi_read(void *p, uint32_t addr, uint32_t *word)
 	const struct ctx *c = p;
 	uint64_t v;
 
-	if (tp_uw_read(c->in, c->sp0, addr, 4, &v))
+	if (uw_read(c->in, c->sp0, addr, 4, &v))
 		return -EFAULT;
 	*word = (uint32_t)v;
 	return 0;
