@@ -22,6 +22,13 @@ struct tp_unwinder {
 	struct tp_htab idx;		/* by DSO: hundreds in a system-wide recording */
 	size_t last;			/* ents index of the last lookup + 1 */
 	const struct tp_thread *t;	/* of the sample being unwound */
+	/* the map of the sample's last PC and its binary's tables: a stack's frames come in
+	 * runs in one binary, which then cost no search of the process's maps (kept for one
+	 * sample only: its thread's maps cannot change while it is unwound) */
+	struct {
+		uint64_t start, len, pgoff;	/* len 0: none */
+		struct tp_uwtab *tab;
+	} hit;
 };
 
 int tp_unwinder__new(struct tp_unwinder **out, struct tp_session *s, struct tp_symbolizer *sym,
@@ -143,13 +150,25 @@ static int find(void *ctx, uint64_t pc, struct tp_uwtab **tab, uint64_t *bias)
 {
 	struct tp_unwinder *u = ctx;
 	struct tp_loc loc;
-	uint64_t vaddr;
+	uint64_t off, vaddr;
 
-	if (!tp_session__resolve(u->s, u->t, PERF_RECORD_MISC_USER, pc, &loc) || !loc.dso ||
-	    !loc.map)
-		return -1;
-	*tab = tab_of(u, loc.dso);
-	if (!*tab || tp_uwtab__vaddr(*tab, loc.addr, &vaddr))
+	if (pc - u->hit.start < u->hit.len) {
+		*tab = u->hit.tab;
+		off = pc - u->hit.start + u->hit.pgoff;
+	} else {
+		if (!tp_session__resolve(u->s, u->t, PERF_RECORD_MISC_USER, pc, &loc) ||
+		    !loc.dso || !loc.map)
+			return -1;
+		*tab = tab_of(u, loc.dso);
+		if (!*tab)
+			return -1;
+		u->hit.start = loc.map->start;
+		u->hit.len = loc.map->end - loc.map->start;
+		u->hit.pgoff = loc.map->pgoff;
+		u->hit.tab = *tab;
+		off = loc.addr;
+	}
+	if (tp_uwtab__vaddr(*tab, off, &vaddr))
 		return -1;
 	*bias = pc - vaddr;
 	return 0;
@@ -181,6 +200,7 @@ uint32_t tp_unwinder__sample(struct tp_unwinder *u, const struct tp_event *ev,
 	if (!tp_unwind__has_stack(ev) || !t)
 		return 0;
 	u->t = t;
+	u->hit.len = 0;
 	a = tp_uwarch__of_uname(u->uname, r->abi == TP_REGS_ABI_64);
 	if (a) {
 		/* the PC's binary says the byte order */
