@@ -37,6 +37,12 @@ typedef char *demangle_fn(const char *name, char *buf, size_t *len, int *status)
  * a new process (a fork, a compiler run) starts with an empty L1 line but a warm L2. */
 #define L2_SIZE 65536
 
+/* Both start at CACHE_FIRST slots and grow four-fold, up to the sizes above, each time they
+ * have been filled as often as half their slots: a recording whose stacks hold a thousand
+ * locations touches some 100 KiB of them, not 5 MiB (a page fault and a zeroed page for
+ * each 4 KiB: a tenth of report -g's time on a short dwarf-mode recording). */
+#define CACHE_FIRST 1024
+
 struct l2_ent {
 	const struct tp_dso *dso;
 	uint64_t addr;
@@ -67,6 +73,8 @@ struct tp_symcache {
 	uint32_t cur_dso;		/* gets the symbolizer's warnings, NONE */
 	struct l1_ent *l1;
 	struct l2_ent *l2;
+	uint32_t l1_mask, l2_mask;	/* their slots - 1 */
+	uint32_t l1_fills, l2_fills;	/* since they last grew */
 	uint32_t gen;			/* the last generation handed out */
 	uint32_t kernel_gen;
 	struct pid_gen {
@@ -120,6 +128,13 @@ bool tp_ptr_key_eq(const void *k, uint32_t i);
 uint32_t tp_str_hash(const char *s);
 /* p, kept until the symcache goes (freed and NULL if it cannot be) */
 char *tp_symcache__own(struct tp_symcache *c, char *p);
+
+/* the location caches (thread.c): both at their first size (NULL if out of memory); L2's
+ * slot of a location; v into L2's slot e, which then may grow (e is gone) */
+void tp_symcache__caches(struct tp_symcache *c);
+struct l2_ent *tp_symcache__l2(const struct tp_symcache *c, const struct tp_dso *d,
+			       uint64_t addr);
+void tp_symcache__l2_fill(struct tp_symcache *c, struct l2_ent *e, const struct l2_ent *v);
 
 /* conf.sym.want_inlines: put the inlined functions in front of each frame (symcache.c):
  * 0 or -TP_ERR_NOMEM */

@@ -54,8 +54,7 @@ int tp_symcache__new(struct tp_symcache **out, struct tp_session *s,
 		sc.embedded = conf->features->embsyms;
 	c->sym = tp_symbolizer__new(&sc);
 	c->dsos = calloc(1, sizeof(*c->dsos));
-	c->l1 = calloc(L1_SIZE, sizeof(*c->l1));
-	c->l2 = calloc(L2_SIZE, sizeof(*c->l2));
+	tp_symcache__caches(c);
 	c->gen = c->kernel_gen = c->last_gen = 1;
 	c->last_pid = INT32_MIN;
 	if (!c->sym || !c->dsos || !c->l1 || !c->l2) {
@@ -561,7 +560,7 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 			 uint64_t *off)
 {
 	struct addr_key k = { c, loc->addr, 0 };
-	struct l2_ent *e = &c->l2[tp_hash2(loc->addr, (uintptr_t)loc->dso) & (L2_SIZE - 1)];
+	struct l2_ent *e = tp_symcache__l2(c, loc->dso, loc->addr);
 	char level = level_of(loc->cpumode, loc->dso && loc->dso->kernel);
 	const struct addr_ent *a;
 	struct tp_hslot *slot;
@@ -595,6 +594,6 @@ int tp_symcache__resolve(struct tp_symcache *c, const struct tp_loc *loc, struct
 	f->line = c->addr_ids ? slot->idx : 0;
 	*off = a->off;
 	if (id && !c->dsos[id].identity)	/* (JIT maps: the same offset, other ips) */
-		*e = (struct l2_ent){ loc->dso, loc->addr, true, *f, *off };
+		tp_symcache__l2_fill(c, e, &(struct l2_ent){ loc->dso, loc->addr, true, *f, *off });
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What the symcache knows through a thread: its stack, resolved through a direct-mapped
  * cache of recent (process, ip) locations whose entries age with each process's maps (a
- * generation per pid, bumped by its mmaps and exec), and its comm, interned. */
+ * generation per pid, bumped by its mmaps and exec), and its comm, interned. The location
+ * caches (that one and L2 behind it) grow here with the locations the stacks hold. */
 #define _GNU_SOURCE		/* strdup */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,64 @@ void tp_symcache__event(struct tp_symcache *c, const struct tp_event *ev)
 static struct l1_ent *l1_slot(struct tp_symcache *c, const void *proc, uint64_t ip,
 			      uint8_t cpumode)
 {
-	return &c->l1[tp_hash2(ip, (uintptr_t)proc ^ cpumode) & (L1_SIZE - 1)];
+	return &c->l1[tp_hash2(ip, (uintptr_t)proc ^ cpumode) & c->l1_mask];
+}
+
+void tp_symcache__caches(struct tp_symcache *c)
+{
+	c->l1 = calloc(CACHE_FIRST, sizeof(*c->l1));
+	c->l2 = calloc(CACHE_FIRST, sizeof(*c->l2));
+	c->l1_mask = c->l2_mask = CACHE_FIRST - 1;
+}
+
+struct l2_ent *tp_symcache__l2(const struct tp_symcache *c, const struct tp_dso *d,
+			       uint64_t addr)
+{
+	return &c->l2[tp_hash2(addr, (uintptr_t)d) & c->l2_mask];
+}
+
+/* a fill of a cache of mask + 1 slots: the bigger array its entries (used ones) go to, or
+ * NULL while it keeps its size (also when out of memory: it stays as it is) */
+static void *grown(uint32_t *fills, uint32_t mask, uint32_t max, size_t size)
+{
+	if (++*fills <= (mask + 1) / 2 || mask + 1 >= max)
+		return NULL;
+	return calloc(4 * ((size_t)mask + 1), size);
+}
+
+void tp_symcache__l2_fill(struct tp_symcache *c, struct l2_ent *e, const struct l2_ent *v)
+{
+	struct l2_ent *old = c->l2, *l2;
+	uint32_t n = c->l2_mask + 1;
+
+	*e = *v;
+	l2 = grown(&c->l2_fills, c->l2_mask, L2_SIZE, sizeof(*l2));
+	if (!l2)
+		return;
+	c->l2 = l2;
+	c->l2_mask = 4 * n - 1;
+	c->l2_fills = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i].used)
+			*tp_symcache__l2(c, old[i].dso, old[i].addr) = old[i];
+	free(old);
+}
+
+static void l1_filled(struct tp_symcache *c)
+{
+	struct l1_ent *old = c->l1, *l1;
+	uint32_t n = c->l1_mask + 1;
+
+	l1 = grown(&c->l1_fills, c->l1_mask, L1_SIZE, sizeof(*l1));
+	if (!l1)
+		return;
+	c->l1 = l1;
+	c->l1_mask = 4 * n - 1;
+	c->l1_fills = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i].gen)
+			*l1_slot(c, old[i].proc, old[i].ip, old[i].cpumode) = old[i];
+	free(old);
 }
 
 /* push the frame of ip (in the given cpumode) through the cache */
@@ -153,9 +211,11 @@ static int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_
 		return chain_push(c, ch, NULL, ip);
 	}
 	err = chain_push(c, ch, &l, ip);
-	if (!err)
+	if (!err) {
 		*e = (struct l1_ent){ proc, ip, gen, cpumode, ch->frames[ch->nr - 1],
 				      ch->at[ch->nr - 1].addr, ch->at[ch->nr - 1].off };
+		l1_filled(c);
+	}
 	return err;
 }
 
