@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* kallsyms parser: one pass over a copy of the text, names terminated in place. */
+/* kallsyms parser: one pass over a copy of the text, names terminated in place; or, read
+ * lazily from a file, one pass that keeps only where each symbol is (in the table's order),
+ * its lines read again once an address falls in it. */
+#define _GNU_SOURCE		/* strdup */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/sym/kallsyms.h"
@@ -37,13 +41,18 @@ static long module_index(struct tp_kallsyms *k, const char *name)
 	if (!m)
 		return -1;
 	k->modules = m;
+	if (k->lazy) {		/* the line goes with the next read */
+		name = strdup(name);
+		if (!name)
+			return -1;
+	}
 	m[k->n_modules] = name;
 	return (long)k->n_modules++;
 }
 
 /* 8 hex digits at p (any case) into *out, or false: eight at once where the host is
  * little-endian (the address column is most of what a line costs), else one by one */
-static bool hex8(const char *p, uint32_t *out)
+static inline bool hex8(const char *p, uint32_t *out)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
@@ -81,8 +90,10 @@ static bool hex8(const char *p, uint32_t *out)
 #endif
 }
 
-/* one line [p, end): returns 0, 1 if skipped, or -TP_ERR_NOMEM */
-static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref_name)
+/* one line [p, end), NUL-terminated in place: 0 and *out (its name in the line), 1 if
+ * skipped, or -TP_ERR_NOMEM */
+static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref_name,
+		      struct tp_sym *out)
 {
 	struct tp_sym s = { 0 };
 	char *name, *mod = NULL;
@@ -140,7 +151,8 @@ static int parse_line(struct tp_kallsyms *k, char *p, char *end, const char *ref
 	s.name = name;
 	s.rank = (uint8_t)rank;
 	s.module = (uint32_t)mi;
-	return tp_symtab__add(&k->tab, &s);
+	*out = s;
+	return 0;
 }
 
 int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const char *ref_name)
@@ -163,6 +175,7 @@ int tp_kallsyms__parse(struct tp_kallsyms *k, const char *buf, size_t len, const
 
 int tp_kallsyms__parse_owned(struct tp_kallsyms *k, char *buf, size_t len, const char *ref_name)
 {
+	struct tp_sym s;
 	char *p, *end;
 	int err;
 
@@ -180,7 +193,9 @@ int tp_kallsyms__parse_owned(struct tp_kallsyms *k, char *buf, size_t len, const
 		char *nl = memchr(p, '\n', (size_t)(k->strings + len - p));
 
 		end = nl ? nl : k->strings + len;
-		err = parse_line(k, p, end, ref_name);
+		err = parse_line(k, p, end, ref_name, &s);
+		if (!err)
+			err = tp_symtab__add(&k->tab, &s);
 		if (err < 0)
 			goto out_err;
 		if (err > 0 && end > p)
@@ -191,6 +206,7 @@ int tp_kallsyms__parse_owned(struct tp_kallsyms *k, char *buf, size_t len, const
 		goto out_err;
 	}
 	tp_symtab__finish(&k->tab, TP_SYMTAB_KALLSYMS, KALLSYMS_LAST_SIZE);
+	k->n_syms = k->tab.n;
 	return 0;
 
 out_err:
@@ -212,6 +228,259 @@ void tp_kallsyms__exit(struct tp_kallsyms *k)
 {
 	tp_symtab__exit(&k->tab);
 	free(k->strings);
+	if (k->lazy) {
+		for (size_t i = 1; i < k->n_modules; i++)
+			free((char *)k->modules[i]);
+		for (size_t i = 0; k->made && i < k->n_idx; i++)
+			if (k->made[i] && k->made[i] != &k->none) {
+				free((char *)k->made[i]->name);
+				free(k->made[i]);
+			}
+		free(k->idx);
+		free(k->made);
+		close(k->fd);
+	}
 	free(k->modules);
 	memset(k, 0, sizeof(*k));
+}
+
+/* ---- read lazily ---- */
+
+/* the line of file offset off into *buf (grown as needed, NUL-terminated): its length, or
+ * -1 when it cannot be read */
+static ssize_t read_line(int fd, uint64_t off, char **buf, size_t *cap)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t r;
+		char *nl;
+
+		if (*cap - len < 512 && TP_GROW(*buf, *cap, len + 4096, 0))
+			return -1;
+		r = pread(fd, *buf + len, *cap - len - 1, (off_t)(off + len));
+		if (r < 0)
+			return -1;
+		nl = memchr(*buf + len, '\n', (size_t)r);
+		if (nl || r == 0) {
+			len = nl ? (size_t)(nl - *buf) : len;
+			(*buf)[len] = '\0';
+			return (ssize_t)len;
+		}
+		len += (size_t)r;
+	}
+}
+
+/* the symbol the group of index entries [g0, g1) (one address) folds to, as
+ * tp_symtab__finish() folds and sizes it among all of them: &k->none when the lines cannot
+ * be read again as they were (the file changed), NULL when out of memory */
+static struct tp_sym *make(const struct tp_kallsyms *k, size_t g0, size_t g1)
+{
+	struct tp_kallsyms tmp = { .lazy = true, .n_modules = k->n_modules };
+	struct tp_symtab t = { 0 };
+	struct tp_sym s, *out = (struct tp_sym *)&k->none;
+	char *buf = NULL, **names = calloc(g1 - g0, sizeof(*names));
+	size_t cap = 0;
+	ssize_t len;
+	int err;
+
+	/* modules[] of its own: a line whose module the first pass did not see adds to it */
+	tmp.modules = malloc(k->n_modules * sizeof(*tmp.modules));
+	if (!names || !tmp.modules) {
+		out = NULL;
+		goto out;
+	}
+	memcpy(tmp.modules, k->modules, k->n_modules * sizeof(*tmp.modules));
+	for (size_t i = g0; i < g1; i++) {
+		len = read_line(k->fd, k->idx[i].off, &buf, &cap);
+		err = len < 0 ? 1 : parse_line(&tmp, buf, buf + len, NULL, &s);
+		if (err < 0)
+			out = NULL;
+		if (err || s.start != k->idx[i].start || tmp.n_modules != k->n_modules)
+			goto out;
+		s.name = names[i - g0] = strdup(s.name);
+		if (!s.name || tp_symtab__add(&t, &s)) {
+			out = NULL;
+			goto out;
+		}
+	}
+	/* the next address bounds the size, as it does in the whole table */
+	if (g1 < k->n_idx &&
+	    tp_symtab__add(&t, &(struct tp_sym){ .start = k->idx[g1].start, .name = "",
+						 .rank = TP_SYMRANK_DATA })) {
+		out = NULL;
+		goto out;
+	}
+	tp_symtab__finish(&t, TP_SYMTAB_KALLSYMS, KALLSYMS_LAST_SIZE);
+	out = malloc(sizeof(*out));
+	if (out) {
+		*out = t.syms[0];
+		out->seq = 0;
+	}
+out:
+	for (size_t i = 0; names && i < g1 - g0; i++)
+		if (!out || out == &k->none || names[i] != out->name)
+			free(names[i]);
+	for (size_t i = k->n_modules; tmp.modules && i < tmp.n_modules; i++)
+		free((char *)tmp.modules[i]);
+	free(tmp.modules);
+	free(names);
+	tp_symtab__exit(&t);
+	free(buf);
+	return out;
+}
+
+const struct tp_sym *tp_kallsyms__find(const struct tp_kallsyms *k, uint64_t addr, long module)
+{
+	size_t lo = 0, hi = k->n_idx, g0;
+	const struct tp_sym *s;
+
+	if (!k->lazy)
+		return tp_symtab__find(&k->tab, addr, module);
+	while (lo < hi) {	/* the first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->idx[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	for (g0 = lo - 1; g0 && k->idx[g0 - 1].start == k->idx[g0].start; g0--)
+		;
+	if (!k->made[g0])
+		k->made[g0] = make(k, g0, lo);
+	s = k->made[g0];
+	/* as tp_symtab__find(): in a sorted kallsyms only the last symbol at or below addr
+	 * can hold it, the ones before end where the next begins */
+	if (!s || s == &k->none || addr - s->start >= s->size || s->rank == TP_SYMRANK_DATA ||
+	    (module >= 0 && s->module != (uint32_t)module))
+		return NULL;
+	return s;
+}
+
+/* "<16 digits> <type> <name>" without a module and not ref_name, the shape of nearly every
+ * line: 0 and *s (its address and rank, what the index needs), 1 for such a line to skip,
+ * or -1 for a line parse_line() must read (what it makes of a line of this shape is the
+ * same, without a name or a module to keep) */
+static int quick_line(const char *p, const char *end, const char *ref_name, size_t ref_len,
+		      struct tp_sym *s)
+{
+	const char *name = p + 19;
+	uint32_t hi, lo;
+	int rank;
+
+	if (end - p <= 19 || p[16] != ' ' || is_space(p[17]) || p[18] != ' ' ||
+	    is_space(p[19]) || !hex8(p, &hi) || !hex8(p + 8, &lo) ||
+	    memchr(name, '[', (size_t)(end - name)) ||
+	    (ref_name && (size_t)(end - name) >= ref_len && !memcmp(name, ref_name, ref_len)))
+		return -1;
+	rank = rank_of(p[17]);
+	s->start = (uint64_t)hi << 32 | lo;
+	s->rank = (uint8_t)rank;
+	return rank < 0 || !s->start;
+}
+
+/* one line of the first pass: into the index */
+static int index_line(struct tp_kallsyms *k, char *p, char *end, uint64_t off,
+		      const char *ref_name, size_t *cap)
+{
+	const char *ref = k->has_ref ? NULL : ref_name;
+	struct tp_sym s;
+	int err = quick_line(p, end, ref, ref ? strlen(ref) : 0, &s);
+
+	if (err < 0)
+		err = parse_line(k, p, end, ref_name, &s);
+
+	if (err > 0 && end > p)
+		k->n_bad++;
+	if (err)
+		return err < 0 ? err : 0;
+	if (TP_GROW(k->idx, *cap, k->n_idx + 1, 4096))
+		return -TP_ERR_NOMEM;
+	k->sorted &= !k->n_idx || s.start >= k->idx[k->n_idx - 1].start;
+	k->idx[k->n_idx++] = (struct tp_ksidx){ s.start, off };
+	return 0;
+}
+
+/* the whole table's order: by address, then as the lines came (the file offset) */
+static int cmp_idx(const void *pa, const void *pb)
+{
+	const struct tp_ksidx *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_name)
+{
+	size_t cap = 1 << 16, have = 0, idx_cap = 0;
+	uint64_t base = 0;		/* the file offset of buf[0] */
+	char *buf = malloc(cap + 1);
+	int fd = tp_fs__open_regular(path, NULL), err = 0;
+	bool eof = false;
+
+	memset(k, 0, sizeof(*k));
+	k->lazy = k->sorted = true;
+	k->fd = fd;
+	k->modules = malloc(sizeof(*k->modules));
+	if (fd < 0 || !buf || !k->modules) {
+		free(buf);
+		free(k->modules);
+		if (fd >= 0)
+			close(fd);
+		memset(k, 0, sizeof(*k));
+		return fd == -TP_ERR_NOT_REGULAR ? fd : fd < 0 ? -TP_ERR_IO : -TP_ERR_NOMEM;
+	}
+	k->modules[0] = NULL;
+	k->n_modules = 1;
+	while (!err && !eof) {
+		ssize_t r = read(fd, buf + have, cap - have);
+		char *p = buf, *end, *nl;
+
+		if (r < 0) {
+			err = -TP_ERR_IO;
+			break;
+		}
+		eof = r == 0;
+		have += (size_t)r;
+		/* the whole lines; at the end of the file the last one too */
+		while (!err && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			end = nl;
+			err = index_line(k, p, end, base + (uint64_t)(p - buf), ref_name, &idx_cap);
+			p = end + 1;
+		}
+		if (!err && eof && p < buf + have)
+			err = index_line(k, p, buf + have, base + (uint64_t)(p - buf), ref_name,
+					 &idx_cap);
+		/* the start of a line carried over to the next read */
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		base += (uint64_t)(p - buf);
+		if (!err && have == cap) {	/* a line longer than the buffer */
+			char *b = realloc(buf, 2 * cap + 1);
+
+			if (!b)
+				err = -TP_ERR_NOMEM;
+			else {
+				buf = b;
+				cap *= 2;
+			}
+		}
+	}
+	free(buf);
+	if (!err && !k->n_idx)
+		err = -TP_ERR_EMPTY;
+	/* the kernel's own file is sorted; a module's symbols in /proc/kallsyms need not be */
+	if (!err && !k->sorted)
+		qsort(k->idx, k->n_idx, sizeof(*k->idx), cmp_idx);
+	for (size_t i = 0; !err && i < k->n_idx; i++)
+		k->n_syms += !i || k->idx[i].start != k->idx[i - 1].start;
+	if (!err && !(k->made = calloc(k->n_idx, sizeof(*k->made))))
+		err = -TP_ERR_NOMEM;
+	if (err)
+		tp_kallsyms__exit(k);
+	return err;
 }

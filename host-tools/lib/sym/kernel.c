@@ -96,20 +96,19 @@ static int load_kallsyms(struct tp_symbolizer *s, const char *path, const char *
 			 uint64_t ref_addr)
 {
 	struct tp_kallsyms *k;
-	size_t len;
-	char *buf;
 	int err;
 
-	err = read_file(path, &buf, &len);
-	if (err == -TP_ERR_NOT_REGULAR)
-		symlog(s, TP_LOG_WARN, "%s: skipped: %s", path, tp_strerror(err));
-	if (err)
-		return err;
 	k = calloc(1, sizeof(*k));
 	if (!k)
-		free(buf);
-	/* read_file leaves room for the terminating NUL */
-	err = k ? tp_kallsyms__parse_owned(k, buf, len, ref_name) : -TP_ERR_NOMEM;
+		return -TP_ERR_NOMEM;
+	/* a report needs a few of its 100k symbols: read as they are needed */
+	err = tp_kallsyms__open(k, path, ref_name);
+	if (err == -TP_ERR_NOT_REGULAR)
+		symlog(s, TP_LOG_WARN, "%s: skipped: %s", path, tp_strerror(err));
+	if (err == -TP_ERR_NOT_REGULAR || err == -TP_ERR_IO) {
+		free(k);
+		return err;
+	}
 	if (err) {
 		if (err != -TP_ERR_NOMEM)
 			symlog(s, TP_LOG_WARN, "%s: no symbols with addresses (was it read with "
@@ -135,7 +134,7 @@ static void use_kallsyms(struct tp_symdso *dso, struct tp_symbolizer *s, const c
 	dso->info.src = TP_SYMSRC_KALLSYMS;
 	dso->info.verify = verify;
 	dso->info.kernel_reloc = dso->reloc;
-	dso->info.n_syms = s->ks->tab.n;
+	dso->info.n_syms = s->ks->n_syms;
 	tp_symdso__set_path(dso, &dso->info.sym_path, path);
 	symlog(s, TP_LOG_INFO, "%s: symbols from %s (kallsyms, relocation %+lld)", dso->info.name,
 	       path, (long long)dso->reloc);

@@ -268,7 +268,7 @@ static int resolve(struct tp_symbolizer *s, struct tp_symdso *dso, uint64_t addr
 	case TP_SYMDSO_TYPE_KALLSYMS:
 		a = addr - (uint64_t)dso->reloc;
 		r->vaddr = a;
-		sym = tp_symtab__find(&dso->ks->tab, a, dso->module);
+		sym = tp_kallsyms__find(dso->ks, a, dso->module);
 		if (sym) {
 			r->name = sym->name;
 			r->sym_start = sym->start;
