@@ -20,6 +20,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $work/bench.data" || rm -rf "$work"' EXIT
 wl=$("$src/tests/workloads/build.sh" "$work/wl")
 perf=$(command -v perf)
+. "$src/bench/lib.sh"
 
 # ---- the recording: a mixed load on every CPU ----
 # spin (hot user loops), sysc (half kernel), process churn, and the compiler on tinyperf's
@@ -38,7 +39,7 @@ load() {
 	wait
 }
 if [ -n "${DATA:-}" ]; then
-	ln -s "$(cd "$(dirname "$DATA")" && pwd)/$(basename "$DATA")" "$work/bench.data"
+	link_data
 else
 	echo "recording: perf record -a -g -F 10000 -e cpu-clock, ${secs} s of mixed load ..."
 	# the load runs inside the recording: its function text, with what it needs exported
@@ -56,16 +57,6 @@ echo "tinyperf: $tp"
 echo
 
 # ---- the measurements ----
-# measure NAME CMD...: one run, "wall cpu rss" appended to $work/NAME
-measure() {
-	name=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || true
-	awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }' "$work/t" >>"$work/$name"
-}
-median() { # FILE COLUMN
-	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
 
 f=$work/bench.data
 i=0
@@ -79,16 +70,6 @@ while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 done
 
-row() { printf '%-44s %10s %10s %9s   %s\n' "$@"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
-line() { # WHAT PERF-FILE TP-FILE BUDGET-TIME BUDGET-RSS
-	pw=$(median "$work/$2" 1) tw=$(median "$work/$3" 1)
-	pc=$(median "$work/$2" 2) tc=$(median "$work/$3" 2)
-	pr=$(median "$work/$2" 3) tr=$(median "$work/$3" 3)
-	row "$1: wall (s)" "$pw" "$tw" "$(ratio "$pw" "$tw")" "$4"
-	row "$1: CPU (s)" "$pc" "$tc" "$(ratio "$pc" "$tc")" ""
-	row "$1: peak RSS (MiB)" "$((pr / 1024))" "$((tr / 1024))" "$(ratio "$pr" "$tr")" "$5"
-}
 row "measure (median of $runs, alternating)" "perf" "tinyperf" "perf/tp" "budget"
 line "report --sort comm,dso,sym (callchains)" perf-report tp-report ">= 10x" ">= 4x (1/4 RSS)"
 line "report ... -g none" perf-report-nog tp-report-nog "" ""

@@ -26,13 +26,14 @@ runs=${3:-3}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $work/bench.data" || rm -rf "$work"' EXIT
 perf=$(command -v perf)
+. "$src/bench/lib.sh"
 
 # ---- the workload ----
 cc -O2 -fomit-frame-pointer -fPIC -shared -o "$work/libuwlib.so" "$src/tests/unwind/uw-lib.c"
 cc -O2 -fomit-frame-pointer -fPIE -pie -I"$src/tests/unwind" -o "$work/uw-work" \
 	"$src/tests/unwind/uw-work.c" -L"$work" -luwlib -Wl,-rpath,"$work" -lpthread
 if [ -n "${DATA:-}" ]; then
-	ln -s "$(cd "$(dirname "$DATA")" && pwd)/$(basename "$DATA")" "$work/bench.data"
+	link_data
 else
 	# input for xz that lasts: random text compresses slowly at -9e
 	head -c 6000000 /dev/urandom | base64 >"$work/xz.in"
@@ -77,16 +78,6 @@ echo "perf:     $perf ($($perf --version))"
 echo "tinyperf: $tp"
 echo
 
-measure() { # NAME CMD...: one run, "wall cpu rss" appended to $work/NAME
-	name=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || true
-	awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }' "$work/t" >>"$work/$name"
-}
-median() { # FILE COLUMN
-	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
-
 f=$work/bench.data
 i=0
 while [ $i -lt "$runs" ]; do
@@ -97,16 +88,6 @@ while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 done
 
-row() { printf '%-44s %10s %10s %9s   %s\n' "$@"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
-line() { # WHAT PERF-FILE TP-FILE BUDGET-TIME BUDGET-RSS
-	pw=$(median "$work/$2" 1) tw=$(median "$work/$3" 1)
-	pc=$(median "$work/$2" 2) tc=$(median "$work/$3" 2)
-	pr=$(median "$work/$2" 3) tr=$(median "$work/$3" 3)
-	row "$1: wall (s)" "$pw" "$tw" "$(ratio "$pw" "$tw")" "$4"
-	row "$1: CPU (s)" "$pc" "$tc" "$(ratio "$pc" "$tc")" ""
-	row "$1: peak RSS (MiB)" "$((pr / 1024))" "$((tr / 1024))" "$(ratio "$pr" "$tr")" "$5"
-}
 row "measure (median of $runs, alternating)" "perf" "tinyperf" "perf/tp" "budget"
 line "report -g --no-children (unwinding)" perf-report tp-report ">= 10x" ">= 4x (1/4 RSS)"
 line "script (unwinding)" perf-script tp-script "" ""
