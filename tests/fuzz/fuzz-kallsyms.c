@@ -2,7 +2,9 @@
 /* libFuzzer target for kallsyms text (host-tools/lib/sym/kallsyms.c): the input parsed from
  * memory and every symbol looked up at its first and last byte, then the same text as the
  * symbolizer reads it for `tinyperf report --kallsyms FILE`: the kernel and a module named in
- * it loaded, addresses resolved through the _text relocation. */
+ * it loaded, addresses resolved through the _text relocation. That file read lazily
+ * (tp_kallsyms__open) must find, at every symbol's first and last byte, what the whole table
+ * finds. */
 #include "tests/fuzz/fuzz.h"
 
 #include "host-tools/lib/sym/kallsyms.h"
@@ -33,6 +35,39 @@ static void symbolize(const char *path, const struct tp_kallsyms *k)
 	tp_symbolizer__delete(sym);
 }
 
+/* the lazy reading finds what the whole table finds, or the fuzzer stops there */
+static void same(const struct tp_kallsyms *k, const struct tp_kallsyms *lazy, uint64_t addr,
+		 long module)
+{
+	const struct tp_sym *a = tp_kallsyms__find(k, addr, module);
+	const struct tp_sym *b = tp_kallsyms__find(lazy, addr, module);
+
+	if (!a != !b || (a && (a->start != b->start || a->size != b->size ||
+			       strcmp(a->name, b->name))))
+		abort();
+}
+
+static void compare_lazy(const char *path, const struct tp_kallsyms *k)
+{
+	struct tp_kallsyms lazy;
+	int err = tp_kallsyms__open(&lazy, path, "_text");
+
+	if (err == -TP_ERR_NOMEM)
+		return;
+	if (err || lazy.n_syms != k->n_syms || lazy.n_bad != k->n_bad ||
+	    lazy.has_ref != k->has_ref || lazy.ref_addr != k->ref_addr ||
+	    lazy.n_modules != k->n_modules)
+		abort();
+	for (size_t i = 0; i < k->tab.n && i < 256; i++) {
+		const struct tp_sym *s = &k->tab.syms[i];
+
+		same(k, &lazy, s->start, -1);
+		same(k, &lazy, s->start + s->size - 1, (long)s->module);
+		same(k, &lazy, s->start - 1, -1);
+	}
+	tp_kallsyms__exit(&lazy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[300];
@@ -56,6 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!path[0])
 		snprintf(path, sizeof(path), "%s/kallsyms", fuzz_dir());
 	fuzz_write(path, data, size);
+	compare_lazy(path, &k);
 	symbolize(path, &k);
 	tp_kallsyms__exit(&k);
 	return 0;
