@@ -297,8 +297,8 @@ static inline bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, u
 }
 
 /* the caller's value of a register under rule u of row: true and *v, or false (undefined) */
-static bool caller_reg(const struct ctx *c, const struct tp_uwrow *row, struct tp_uwrule u,
-		       int reg, uint64_t *v)
+static inline bool caller_reg(const struct ctx *c, const struct tp_uwrow *row,
+			      struct tp_uwrule u, int reg, uint64_t *v)
 {
 	bool is_value;
 	uint64_t x;
@@ -337,7 +337,7 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 	    !eval(c, row->ops + row->cfa.first, row->cfa.n, &c->cfa, &is_value))
 		return -1;
 	c->have_cfa = true;
-	if (tp_uwrow__regs(row, a))
+	if (!row->regs_done && tp_uwrow__regs(row, a))
 		return -1;
 	/* r[] is read only where valid says so; the registers the row keeps, then those it
 	 * computes (each from the callee's state only, so in any order) */
@@ -413,9 +413,8 @@ static bool load_input(const struct tp_uwinput *in, struct tp_uwregs *st, uint64
 	uint64_t vals[64];
 	uint32_t n = 0;
 
-	for (int b = 0; b < 64; b++)
-		if (in->reg_mask & (1ull << b))
-			vals[b] = n < in->nr_regs ? in->regs[n++] & mask : 0;
+	for (uint64_t m = in->reg_mask; m; m &= m - 1)	/* only the sampled ones are read */
+		vals[__builtin_ctzll(m)] = n < in->nr_regs ? in->regs[n++] & mask : 0;
 	if (n < in->nr_regs || !(in->reg_mask & (1ull << a->pc_perf)) ||
 	    !(in->reg_mask & (1ull << a->perf_of[a->sp])))
 		return false;
