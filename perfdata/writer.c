@@ -29,14 +29,30 @@ _Static_assert(!(PIPE_FEATS & 1) && !(PIPE_FEATS >> 33), "PIPE_FEATS past id 32"
 /* whether w writes the other byte order: never in a device build, as tp_fbuf__swaps() */
 #define swaps(w) (!IS_ENABLED(CONFIG_REC_RECORD) && (w)->swap)
 
+/* buf holds only add()'s records: when they cannot be written, the data section ends before
+ * them, so a salvaged header counts only records that reached the sink whole */
+int tp_writer__flush(struct tp_writer *w)
+{
+	uint32_t n = w->buf_len;
+	int err;
+
+	if (w->err || !n)
+		return w->err;
+	w->buf_len = 0;
+	err = w->sink->write(w->sink, w->buf, n);
+	if (err) {
+		w->err = err;
+		w->data_size -= n;
+	}
+	return err;
+}
+
 static int put(struct tp_writer *w, const void *p, size_t n)
 {
 	int err;
 
-	if (w->err)
+	if (!n || tp_writer__flush(w))	/* buf's bytes first */
 		return w->err;
-	if (!n)
-		return 0;
 	err = w->sink->write(w->sink, p, n);
 	if (err) {
 		w->err = err;
@@ -113,7 +129,7 @@ static int rewrite_header(struct tp_writer *w, const uint64_t feats[HEADER_FEAT_
 	struct tp_fbuf f;
 	int err;
 
-	if (w->err)
+	if (tp_writer__flush(w))	/* the header counts only what is in the file */
 		return w->err;
 	tp_writer__fbuf(w, &f, mem, sizeof(mem));
 	file_header(w, &f, feats);
@@ -219,6 +235,15 @@ int tp_writer__add(struct tp_writer *w, const void *records, size_t len)
 
 	if (w->closed)
 		return -TP_EINVAL;
+	if (len < w->buf_cap && !w->err) {
+		if (len > w->buf_cap - w->buf_len && tp_writer__flush(w))
+			return w->err;
+		memcpy(w->buf + w->buf_len, records, len);
+		w->buf_len += (uint32_t)len;
+		w->pos += len;
+		w->data_size += len;
+		return 0;
+	}
 	err = put(w, records, len);
 	if (!err)
 		w->data_size += len;

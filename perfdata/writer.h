@@ -65,7 +65,14 @@ struct tp_writer {
 	uint64_t attrs_offset;		/* FILE */
 	uint64_t data_offset;		/* FILE: where the records start */
 	uint64_t data_size;		/* bytes given to add() and finished_round() */
-	uint64_t pos;			/* bytes written to the sink so far */
+	uint64_t pos;			/* bytes written to the sink so far, buf's included */
+	/* Optional, set after open (NULL: every add() goes straight to the sink): add() gathers
+	 * records shorter than buf_cap here and writes them in one go when the next would not
+	 * fit, before anything else goes out, at tp_writer__flush() and before every header
+	 * rewrite, so a checkpoint never counts bytes still here. A recorder making thousands of
+	 * small state records pays a write() per buffer, not per record. */
+	uint8_t *buf;
+	uint32_t buf_cap, buf_len;
 	/* PIPE: features already sent, so close() can be given the full list again */
 	uint64_t pipe_sent[HEADER_FEAT_BITS / 64];
 	/* PIPE settings, may be changed between open and close */
@@ -87,6 +94,10 @@ int tp_writer__open(struct tp_writer *w, struct tp_sink *sink, enum tp_writer_mo
 
 /* whole records (perf_event_header-prefixed), appended verbatim to the data section */
 int tp_writer__add(struct tp_writer *w, const void *records, size_t len);
+
+/* write out what add() gathered in buf (nothing to do without one): the caller's bound on
+ * how long records stay in memory, e.g. before it waits for more */
+int tp_writer__flush(struct tp_writer *w);
 
 /* a PERF_RECORD_FINISHED_ROUND: nothing before it is reordered with anything after it */
 int tp_writer__finished_round(struct tp_writer *w);

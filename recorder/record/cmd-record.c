@@ -253,6 +253,9 @@ static void loop(struct record *r)
 			timeout = TP_MIN(timeout, coalesce__timeout(&r->co, t));
 		if (rec_rotating(r))
 			timeout = flight__timeout(&r->fl, t, timeout);
+		/* nothing waits in the writer's buffer while the recorder does (an error stays
+		 * in the writer: the next write or the end reports it) */
+		tp_writer__flush(&r->w);
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
 			char c[16];

@@ -9,6 +9,17 @@ TP_NOINLINE const char *rec_out_name(const struct record *r)
 	return r->out_kind == REC_OUT_STDOUT ? "stdout" : r->o.output;
 }
 
+/* the small records (state, coalesced samples, a round's end) gathered into whole writes: 4 KiB,
+ * at most what one pass of the loop makes, is what a SIGKILL can cost (the loop flushes before
+ * it waits, a checkpoint before it rewrites the header) */
+static uint8_t wbuf[4096];
+
+void rec_writer_buffer(struct record *r)
+{
+	r->w.buf = wbuf;
+	r->w.buf_cap = sizeof(wbuf);
+}
+
 void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa)
 {
 	for (unsigned i = 0; i < r->spec.nr; i++) {
@@ -86,6 +97,7 @@ int rec_open_output(struct record *r)
 			    r->spec.nr, r->pipe ? PERF_ATTR_SIZE_VER7 : r->attr_size);
 	if (e)
 		return rec_output_failed(r, "", e);
+	rec_writer_buffer(r);
 	/* only tinyperf recv reads these streams: send its private features too */
 	r->w.pipe_private = IS_ENABLED(CONFIG_REC_STREAMS) &&
 			    (r->out_kind == REC_OUT_TCP || r->out_kind == REC_OUT_SERIAL);

@@ -101,6 +101,8 @@ int rec_open_output(struct record *r);
 const char *rec_out_name(const struct record *r);
 /* the events as the writer takes them (wa: REC_MAX_EVSELS entries) */
 void rec_writer_attrs(const struct record *r, struct tp_writer_attr *wa);
+/* the writer's buffer for small records (output.c), given after each tp_writer__open() */
+void rec_writer_buffer(struct record *r);
 /* writing the output failed with e: one line ("cannot write WHAT<output>: ..."), or what recv
  * said when it closed the connection; rec_fail's value */
 int rec_output_failed(const struct record *r, const char *what, long e);

@@ -36,6 +36,7 @@ int rec_snapshot(struct record *r)
 static int reopen(struct record *r)
 {
 	struct tp_writer_attr wa[REC_MAX_EVSELS];
+	int e;
 	long fd = sys_open(r->fl.tmp, TP_O_WRONLY | TP_O_CREAT | TP_O_TRUNC | TP_O_CLOEXEC, 0600);
 
 	if (fd < 0)
@@ -43,8 +44,10 @@ static int reopen(struct record *r)
 	r->out_fd = (int)fd;
 	tp_sink_fd__init(&r->sink, r->out_fd, true);
 	rec_writer_attrs(r, wa);
-	return tp_writer__open(&r->w, &r->sink.sink, TP_WRITER_FILE, false, wa, r->spec.nr,
-			       r->attr_size);
+	e = tp_writer__open(&r->w, &r->sink.sink, TP_WRITER_FILE, false, wa, r->spec.nr,
+			    r->attr_size);
+	rec_writer_buffer(r);
+	return e;
 }
 
 int rec_switch_output(struct record *r)

@@ -213,6 +213,7 @@ int main(int argc, char **argv)
 	test_sample();
 	test_writer_file();
 	test_writer_errors();
+	test_writer_buffered();
 	test_writer_swapped();
 	test_writer_pipe();
 	test_writer_pipe_swapped();

@@ -26,6 +26,7 @@ struct mem_sink {
 	uint8_t buf[16384];
 	size_t len;
 	size_t fail_at;		/* a write reaching past this many bytes fails (0: never) */
+	unsigned writes;	/* write() calls that succeeded */
 };
 
 static int mem_write(struct tp_sink *s, const void *p, size_t n)
@@ -36,6 +37,7 @@ static int mem_write(struct tp_sink *s, const void *p, size_t n)
 		return -TP_EIO;
 	memcpy(m->buf + m->len, p, n);
 	m->len += n;
+	m->writes++;
 	return 0;
 }
 

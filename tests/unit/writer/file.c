@@ -216,6 +216,56 @@ static void test_writer_errors(void)
 	case_end(&c);
 }
 
+/* add() through the caller's buffer: small records gathered into one write, in order; a
+ * checkpoint or a header rewrite counts only what reached the sink; a failed flush leaves
+ * the data section at the last record written whole */
+static void test_writer_buffered(void)
+{
+	struct tcase c = case_begin("file: small records gathered in the writer's buffer");
+	static struct mem_sink m;
+	struct perf_event_attr a = test_attr();
+	struct tp_writer_attr wa = { &a, "cpu-clock", ids0, 2 };
+	uint8_t rec[96], buf[64];
+	struct tp_writer w;
+	size_t data_off;
+	unsigned n;
+
+	for (unsigned i = 0; i < sizeof(rec); i++)
+		rec[i] = (uint8_t)i;
+	mem_sink_init(&m, true);
+	EXPECT(&c, "open", 0, tp_writer__open(&w, &m.sink, TP_WRITER_FILE, false, &wa, 1, 64));
+	w.buf = buf;
+	w.buf_cap = sizeof(buf);
+	data_off = m.len;
+	n = m.writes;
+	for (unsigned i = 0; i < 3; i++)
+		EXPECT(&c, "small add", 0, tp_writer__add(&w, rec + 16 * i, 16));
+	EXPECT(&c, "three small records: no write yet", n, m.writes);
+	EXPECT(&c, "pos counts them", data_off + 48, w.pos);
+	EXPECT(&c, "an add that does not fit in what is left", 0, tp_writer__add(&w, rec + 48, 24));
+	EXPECT(&c, "the first three in one write", n + 1, m.writes);
+	EXPECT(&c, "checkpoint", 0, tp_writer__checkpoint(&w));
+	EXPECT(&c, "checkpoint: the buffer first", n + 2, m.writes);
+	EXPECT(&c, "checkpoint: data.size", 72, rd64(m.buf + 48, false));
+	EXPECT(&c, "checkpoint: the file holds the data", data_off + 72, m.len);
+	EXPECT(&c, "small add", 0, tp_writer__add(&w, rec + 72, 8));
+	EXPECT(&c, "an add as big as the buffer goes straight", 0, tp_writer__add(&w, rec, 64));
+	EXPECT(&c, "the small one first, then the big one", n + 4, m.writes);
+	expect_mem(&c, "bytes in order", rec, m.buf + data_off, 80);
+	expect_mem(&c, "the big record after them", rec, m.buf + data_off + 80, 64);
+	EXPECT(&c, "flush with nothing gathered", 0, tp_writer__flush(&w));
+	EXPECT(&c, "no write for it", n + 4, m.writes);
+
+	m.fail_at = m.len + 8;
+	EXPECT(&c, "a small add before the failure", 0, tp_writer__add(&w, rec, 16));
+	EXPECT(&c, "its flush fails", -TP_EIO, tp_writer__flush(&w));
+	EXPECT(&c, "sticky", -TP_EIO, tp_writer__add(&w, rec, 8));
+	EXPECT(&c, "data.size without the record lost", 144, w.data_size);
+	EXPECT(&c, "salvage rewrites the header", 0, tp_writer__salvage(&w));
+	EXPECT(&c, "salvaged data.size", 144, rd64(m.buf + 48, false));
+	case_end(&c);
+}
+
 /* the header and section table of a file, read in whichever byte order it has */
 struct file_view {
 	bool swap;
