@@ -125,7 +125,8 @@ void rec_opts__usage(int fd)
 		     L("", "registers and SIZE bytes of user stack per sample, for")
 		     L("", "the host to unwind code without frame pointers (2048:")
 		     L("", "a 40-deep recursion to main on every target; <= 65528);")
-		     L("", "per event /call-graph=dwarf,stack-size=SIZE/") "\0");
+		     L("", "per event /call-graph=dwarf,stack-size=SIZE/; as root")
+		     L("", "without -m, rings of 128 samples (up to 2 MiB)") "\0");
 	help(fd,
 	     L("-m, --mmap-pages N", "ring pages per CPU, a power of two (128)")
 	     L("    --duration SECS", "stop after SECS seconds")
@@ -288,7 +289,6 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 	memset(o, 0, sizeof(*o));
 	o->sample = 4000;
 	o->output = "perf.data";
-	o->mmap_pages = 128;
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
 

@@ -31,7 +31,8 @@ struct rec_opts {
 	const char *output;     /* -o, "-" for stdout, tcp://, tcp-listen://, serial: */
 	unsigned retries;       /* --retry: more connection attempts for tcp:// */
 	uint32_t coalesce_ms;   /* --coalesce flush interval, 0: off */
-	unsigned mmap_pages;    /* -m, data pages per ring (power of two) */
+	unsigned mmap_pages;    /* -m, data pages per ring (power of two); 0 until setup.c
+				 * chooses when -m is not given */
 	uint16_t stack_size;    /* --call-graph dwarf[,SIZE]: user stack bytes per sample;
 				 * 0: frame pointers (-g, --call-graph fp) */
 	uint64_t duration_ms;   /* --duration */

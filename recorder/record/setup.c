@@ -26,8 +26,7 @@ static uint32_t fill_attrs(struct record *r)
 	bool cpu = r->target == REC_SYSTEM || r->target == REC_TREE;
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 		      (many ? PERF_SAMPLE_IDENTIFIER : 0) | (cpu ? PERF_SAMPLE_CPU : 0);
-	/* half the ring, in the 32 bits the field holds: the page size is even (a power of two) */
-	uint32_t watermark = r->o.mmap_pages * (uint32_t)(tp_page_size() / 2), stack = 0;
+	uint32_t stack = 0, ps = (uint32_t)tp_page_size();
 
 	r->off_tid = 8 + (many ? 8 : 0) + 8;
 	r->off_time = r->off_tid + 8;
@@ -66,7 +65,6 @@ static uint32_t fill_attrs(struct record *r)
 		}
 		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_SAMPLE_ID_ALL |
 			    PERF_ATTR_FLAG_WATERMARK;
-		a->wakeup_watermark = watermark;
 		if (rec_overwrite(r))
 			a->flags |= PERF_ATTR_FLAG_WRITE_BACKWARD;
 		if (i == 0)
@@ -85,6 +83,19 @@ static uint32_t fill_attrs(struct record *r)
 		r->spec.ev[0].attr.flags |= PERF_ATTR_FLAG_MMAP_DATA;
 		r->o.buildid_all = true;
 	}
+	/* -m not given: 128 pages; for dwarf stacks as many as hold 128 samples, up to 2 MiB
+	 * (8 KiB stacks: 512 pages of 4 KiB), so a wakeup brings 64 of them, not 30: fewer and
+	 * bigger writes, a third less CPU (bench/record.sh 3b). Root only: a user's rings must
+	 * fit perf_event_mlock_kb (516 KiB a CPU) */
+	if (!r->o.mmap_pages) {
+		r->o.mmap_pages = 128;
+		if (IS_ENABLED(CONFIG_REC_CALLGRAPH_DWARF) && !rec_overwrite(r) && !sys_getuid())
+			while (r->o.mmap_pages * ps < TP_MIN(128 * (stack + 512), 2u << 20))
+				r->o.mmap_pages <<= 1;
+	}
+	/* half the ring, in the 32 bits the field holds: the page size is even (a power of two) */
+	for (unsigned i = 0; i < r->spec.nr; i++)
+		r->spec.ev[i].attr.wakeup_watermark = r->o.mmap_pages * (ps / 2);
 	return stack;
 }
 
