@@ -24,7 +24,7 @@ static int tasks[REC_MAX_TASKS];
 static struct evlist el;	/* the fds: [event][task][cpu] */
 static volatile int got_signal;
 
-struct counts { uint64_t val, ena, run; };
+struct counts { uint64_t v[3]; };	/* the value, the times enabled and running */
 
 struct runner {
 	unsigned nr_cpus, nr_tasks;
@@ -83,6 +83,7 @@ static int events(struct stat *s)
 static int targets(struct stat *s, struct runner *r)
 {
 	static char online[256];
+	static struct counts mem[REC_MAX_EVSELS * 4];	/* without REC_STAT_EXTRA: see below */
 	const char *list = s->o.cpu_list;
 	int n = 1;
 	size_t nv;
@@ -110,10 +111,13 @@ static int targets(struct stat *s, struct runner *r)
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
 	s->cpus = cpus;
 	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
-	/* one mapping: now and prev counts, the printed values, -r's history */
-	nv = s->spec.nr * s->nr_slots;
-	r->now = zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
-			      (STAT_EXTRA ? s->o.repeat : 1) * sizeof(uint64_t)));
+	/* one mapping: now and prev counts, the printed values, -r's history; without -r and
+	 * -A (REC_STAT_EXTRA) the most a list can have, in bss */
+	nv = s->spec.nr * SLOTS(s);
+	r->now = STAT_EXTRA ? zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
+					   s->o.repeat * sizeof(uint64_t))) : mem;
+	_Static_assert(2 * sizeof(struct counts) + sizeof(struct stat_val) + sizeof(uint64_t) <=
+		       4 * sizeof(struct counts), "mem[] holds one slot per event");
 	if (!r->now)
 		return rec_fail("out of memory"), 255;
 	r->prev = r->now + nv;
@@ -145,38 +149,36 @@ static void read_all(struct stat *s, struct runner *r)
 {
 	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
 
-	memset(r->now, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
+	memset(r->now, 0, s->spec.nr * SLOTS(s) * sizeof(struct counts));
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
 		for (size_t i = 0; i < per_ev; i++) {
 			int fd = el.fds[ev * per_ev + i];
-			struct counts *c = &r->now[ev * s->nr_slots + (s->nr_slots > 1 ? i % r->nr_cpus : 0)];
+			struct counts *c = &r->now[ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
 			uint64_t v[3];
 
-			if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v)) {
-				c->val += v[0];
-				c->ena += v[1];
-				c->run += v[2];
-			}
+			if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v))
+				for (int k = 0; k < 3; k++)
+					c->v[k] += v[k];
 		}
 }
 
 /* now - prev (the last interval), or now, into the printed values, scaled */
 static void values(struct stat *s, struct runner *r, bool delta)
 {
-	for (unsigned i = 0; i < s->spec.nr * s->nr_slots; i++) {
+	for (unsigned i = 0; i < s->spec.nr * SLOTS(s); i++) {
 		struct counts c = r->now[i];
 		struct stat_val *v = &s->vals[i];
 
 		if (delta) {
-			c.val -= r->prev[i].val;
-			c.ena -= r->prev[i].ena;
-			c.run -= r->prev[i].run;
+			for (int k = 0; k < 3; k++)
+				c.v[k] -= r->prev[i].v[k];
 			r->prev[i] = r->now[i];
 		}
-		v->ena = c.ena;
-		v->run = c.run;
-		v->counted = c.run && c.ena;
-		v->val = !v->counted ? 0 : c.run < c.ena ? stat_muldiv(c.val, c.ena, c.run) : c.val;
+		v->ena = c.v[1];
+		v->run = c.v[2];
+		v->counted = c.v[2] && c.v[1];
+		/* scaled when multiplexed; 0 when it never ran */
+		v->val = c.v[2] < c.v[1] ? stat_muldiv(c.v[0], c.v[1], c.v[2]) : c.v[0];
 	}
 }
 
@@ -243,7 +245,7 @@ static int run(struct stat *s, struct runner *r)
 	if (!on_exec)
 		evlist__enable(&el, true);
 	if (ival)
-		memset(r->prev, 0, s->spec.nr * s->nr_slots * sizeof(struct counts));
+		memset(r->prev, 0, s->spec.nr * SLOTS(s) * sizeof(struct counts));
 	t0 = now_ns();
 	next = t0 + ival;
 	s->wall_ns = ival;	/* -I: CPUs utilized over the interval, as perf */
@@ -256,7 +258,7 @@ static int run(struct stat *s, struct runner *r)
 		}
 	}
 	for (;;) {
-		uint64_t t = now_ns();
+		uint64_t t = ival ? now_ns() : 0;	/* only -I reads the time in the loop */
 
 		if (ival && t >= next) {
 			read_all(s, r);
@@ -344,7 +346,6 @@ static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *p
 int cmd_stat(int argc, char **argv)
 {
 	static uint64_t walls[REC_MAX_RUNS];
-	static const uint8_t sigs[] = { TP_SIGINT, TP_SIGTERM, TP_SIGHUP, TP_SIGCHLD };
 	struct stat *s = &st;
 	struct runner r;
 	unsigned nv;
@@ -360,16 +361,22 @@ int cmd_stat(int argc, char **argv)
 		e = targets(s, &r);
 	if (e)
 		return e;
-	for (unsigned i = 0; i < sizeof(sigs); i++)
-		sys_signal(sigs[i], on_signal, 0);
-	nv = s->spec.nr * s->nr_slots;
+	for (int sig = 1; sig < 32; sig++)	/* a loop, not four calls */
+		if ((1u << TP_SIGINT | 1u << TP_SIGTERM | 1u << TP_SIGHUP | 1u << TP_SIGCHLD) >> sig & 1)
+			sys_signal(sig, on_signal, 0);
+	nv = s->spec.nr * SLOTS(s);
 	for (unsigned k = 0; k < (STAT_EXTRA ? s->o.repeat : 1); k++) {
 		e = run(s, &r);
 		if (e)
 			return e;
-		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep) && s->spec.ev[4].unsupported &&
-		    s->spec.ev[5].unsupported && s->spec.ev[6].unsupported && s->spec.ev[7].unsupported)
-			rec_warn("no PMU here: %s not supported", HW_EVENTS);
+		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep)) {
+			unsigned hw = 4;	/* the first hardware event of the default set */
+
+			while (hw < 8 && s->spec.ev[hw].unsupported)
+				hw++;
+			if (hw == 8)
+				rec_warn("no PMU here: %s not supported", HW_EVENTS);
+		}
 		if (STAT_EXTRA && s->o.interval_ms)
 			break;
 		values(s, &r, false);
@@ -378,8 +385,8 @@ int cmd_stat(int argc, char **argv)
 		walls[k] = s->wall_ns;
 		for (unsigned i = 0; i < nv; i++) {
 			r.hist[(size_t)k * nv + i] = s->vals[i].val;
-			r.prev[i].ena += s->vals[i].ena;	/* -r: the totals */
-			r.prev[i].run += s->vals[i].run;
+			r.prev[i].v[1] += s->vals[i].ena;	/* -r: the totals */
+			r.prev[i].v[2] += s->vals[i].run;
 		}
 	}
 	if (!(STAT_EXTRA && s->o.interval_ms)) {
@@ -389,8 +396,8 @@ int cmd_stat(int argc, char **argv)
 				uint64_t sd;
 
 				v->val = spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
-				v->ena = r.prev[i].ena;
-				v->run = r.prev[i].run;
+				v->ena = r.prev[i].v[1];
+				v->run = r.prev[i].v[2];
 				v->counted = v->run && v->ena;
 			}
 			s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);

@@ -23,73 +23,72 @@ struct pr {
 	unsigned have;
 };
 
-/* round(a * b / c) for c > 0. Exact while a * b stays below 2^63; beyond, the larger factor
- * loses low bits and the quotient is shifted back by as many: a relative error below
- * b / 2^62 for the smaller factor b (10^-6 up to 2^42), under the digits shown (perf's
- * ratios are doubles). No 128-bit arithmetic: 32-bit targets would call a helper for it. */
+/* round(a * b / c), 0 when c is 0. Exact while a * b stays below 2^63; beyond, a loses as many
+ * low bits as the product has beyond 63 and the quotient is shifted back by as many: a
+ * relative error below b / 2^62 (b: the rate's 10^12, a time in ns, or a count), under the
+ * digits shown (perf's ratios are doubles). No 128-bit arithmetic: 32-bit targets would call
+ * a helper for it. */
 uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
-	unsigned k = 0;
+	int k = 0;
 
-	if (a < b) {
-		uint64_t t = a;
-
-		a = b;
-		b = t;
-	}
-	while (b && a > (~0ULL >> 1) / b) {
-		a >>= 1;
-		k++;
+	if (!c)
+		return 0;
+	if (a && b) {	/* the product has at most this many bits */
+		k = 65 - __builtin_clzll(a) - __builtin_clzll(b);
+		if (k < 0)
+			k = 0;
+		a >>= k;
 	}
 	return (a * b + c / 2) / c << k;
 }
 
-static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-				  100000000, 1000000000 };
-
-/* v / 10^prec as "I.FFF" (prec digits after the point) */
-static int fixed(char *buf, size_t cap, uint64_t v, unsigned prec)
+/* 10^e */
+static uint64_t p10(unsigned e)
 {
-	if (!prec)
-		return tp_snprintf(buf, cap, "%llu", (unsigned long long)v);
-	return tp_snprintf(buf, cap, "%llu.%0*u", (unsigned long long)(v / pow10[prec]), (int)prec,
-			   (unsigned)(v % pow10[prec]));
+	uint64_t m = 1;
+
+	while (e--)
+		m *= 10;
+	return m;
+}
+
+/* round(a * b / c) / 10^prec as "I.FFF" (prec digits after the point): the digits with at
+ * least prec + 1 of them, then the point put in */
+static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, unsigned prec)
+{
+	int n = tp_snprintf(buf, 32, "%0*llu", (int)prec + 1,
+			    (unsigned long long)stat_muldiv(a, b, c)) - (int)prec;
+
+	if (prec) {
+		memmove(buf + n + 1, buf + n, prec + 1);
+		buf[n] = '.';
+	}
 }
 
 static void put(struct pr *p, const char *s)
 {
-	tp_out__puts(&p->out, s);
+	tp_out__printf(&p->out, "%s", s);
 }
 
-/* " # %8.3f unit" padded to METRIC_LEN, or its CSV fields; num NULL: an empty metric */
-static void metric(struct pr *p, const char *num, const char *unit)
-{
-	int n = num ? (int)strlen(num) + 4 : 0;
-
-	if (CSV(p))
-		tp_out__printf(&p->out, "%s%s%s%s", SEP(p), num ? num : "", SEP(p), num ? unit : "");
-	else if (!num)
-		tp_out__printf(&p->out, "%*s", METRIC_LEN, "");
-	else
-		tp_out__printf(&p->out, " # %s %-*s", num, n < METRIC_LEN ? METRIC_LEN - n : 0, unit);
-}
-
-/* what each kind's metric divides by, times what, shown how (perf's stat-shadow rules for
- * these events): "CPUs utilized" over the wall time, GHz over the clock, IPC over cycles,
- * misses in % of their references, a rate over the clock for the rest (mul 0) */
+/* what each kind's metric divides by, times 10^exp (the unit, and prec digits after the
+ * point), shown how (perf's stat-shadow rules for these events): "CPUs utilized" over the
+ * wall time, GHz over the clock, IPC over cycles, misses in % of their references, a rate over
+ * the clock for the rest (RATE: in thousandths per second, or K, M, G per second) */
+#define RATE 12
 static const struct rule {
-	uint8_t den, mul, prec, width;
+	uint8_t den, exp, prec, width;
 	char tail[2];
 	uint8_t unit;	/* in units[] */
 } rules[] = {
-	[K_OTHER] = { K_CLOCK, 0, 3, 8, "", 0 },
-	[K_CLOCK] = { K_OTHER, 1, 3, 8, "", 0 },
-	[K_CYCLES] = { K_CLOCK, 1, 3, 8, "", 14 },
-	[K_INSN] = { K_CYCLES, 1, 2, 7, " ", 18 },
-	[K_BRANCHES] = { K_CLOCK, 0, 3, 8, "", 0 },
-	[K_BMISS] = { K_BRANCHES, 100, 2, 7, "%", 33 },
-	[K_CREFS] = { K_CLOCK, 0, 3, 8, "", 0 },
-	[K_CMISS] = { K_CREFS, 100, 2, 7, "%", 49 },
+	[K_OTHER] = { K_CLOCK, RATE, 3, 8, "", 0 },
+	[K_CLOCK] = { K_OTHER, 3, 3, 8, "", 0 },
+	[K_CYCLES] = { K_CLOCK, 3, 3, 8, "", 14 },
+	[K_INSN] = { K_CYCLES, 2, 2, 7, " ", 18 },
+	[K_BRANCHES] = { K_CLOCK, RATE, 3, 8, "", 0 },
+	[K_BMISS] = { K_BRANCHES, 4, 2, 7, "%", 33 },
+	[K_CREFS] = { K_CLOCK, RATE, 3, 8, "", 0 },
+	[K_CMISS] = { K_CREFS, 4, 2, 7, "%", 49 },
 };
 static const char units[] = "CPUs utilized\0GHz\0insn per cycle\0of all branches\0of all cache refs";
 _Static_assert(sizeof("CPUs utilized\0GHz\0insn per cycle\0of all branches\0") == 49 + 1,
@@ -112,45 +111,52 @@ _Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 
 	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS == 4 && PERF_COUNT_HW_BRANCH_MISSES == 5,
 	       "kind_of's table follows the UAPI's numbering");
 
+/* " # %8.3f unit" padded to METRIC_LEN, blank when there is no metric; or its CSV fields,
+ * the number only (perf cuts the formatted value at its first other byte) */
 static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
 {
 	const struct rule *r = &rules[kind];
-	uint64_t den = p->base[r->den], mul = r->mul, val = 0;
-	char digits[32], buf[40];
-	const char *u = units + r->unit;
+	uint64_t den = p->base[r->den];
+	unsigned e = r->exp;
+	char digits[32] = "";
+	const char *u = "";
+	int n;
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
 	 * the others' may not */
-	if (!ok || !(p->have >> r->den & 1) || (mul && !den)) {
-		metric(p, NULL, NULL);
+	if (ok && (p->have >> r->den & 1) && (e == RATE || den)) {
+		u = units + r->unit;
+		/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 per second */
+		if (e == RATE) {
+			while (e > 3 && stat_muldiv(v->val, p10(e), den) > 1000000)
+				e -= 3;
+			u = &"G/sec\0M/sec\0K/sec\0/sec"[2 * e - 6];
+		}
+		ratio(digits, v->val, p10(e), den, r->prec);
+	}
+	if (CSV(p)) {
+		tp_out__printf(&p->out, "%s%s%s%s", SEP(p), digits, SEP(p), u);
 		return;
 	}
-	if (!mul) {	/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 */
-		unsigned k = 0;
-		uint64_t milli = den ? stat_muldiv(v->val, 1000000000000ULL, den) : 0;
-
-		while (k < 3 && milli > 1000000ULL * pow10[3 * k])
-			k++;
-		u = &"/sec\0K/sec\0M/sec\0G/sec"[k ? 6 * k - 1 : 0];
-		mul = 1000000000 / pow10[3 * k];
+	if (!*digits) {
+		tp_out__printf(&p->out, "%*s", METRIC_LEN, "");
+		return;
 	}
-	if (den)
-		val = stat_muldiv(v->val, mul * pow10[r->prec], den);
-	fixed(digits, sizeof(digits), val, r->prec);
-	/* CSV: the number only, as perf cuts the formatted value at its first other byte */
-	tp_snprintf(buf, sizeof(buf), "%*s%s", CSV(p) ? 0 : r->width, digits, CSV(p) ? "" : r->tail);
-	metric(p, buf, u);
+	n = (int)strlen(digits);
+	n = (n < r->width ? r->width : n) + !!r->tail[0] + 4;	/* " # ", the number, " " */
+	tp_out__printf(&p->out, " # %*s%s %-*s", r->width, digits, r->tail,
+		       n < METRIC_LEN ? METRIC_LEN - n : 0, u);
 }
 
 /* "  ( +-  5.38% )" with -r, "  (66.67%)" when multiplexed; in CSV the noise, the run time
  * and the percentage as fields */
 static void noise(struct pr *p, const struct stat_val *v)
 {
-	char pct[16];
+	char pct[32];
 
 	if (!STAT_EXTRA || p->s->o.repeat <= 1)
 		return;
-	fixed(pct, sizeof(pct), v->noise, 2);
+	ratio(pct, v->noise, 1, 1, 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%s%%", SEP(p), pct);
 	else if (v->noise)
@@ -159,12 +165,13 @@ static void noise(struct pr *p, const struct stat_val *v)
 
 static void running(struct pr *p, const struct stat_val *v)
 {
-	char pct[16];
+	char pct[32];
+	bool mux = v->run != v->ena;
 
-	fixed(pct, sizeof(pct), v->run != v->ena && v->ena ? stat_muldiv(v->run, 10000, v->ena) : 10000, 2);
+	ratio(pct, mux ? v->run : 1, 10000, mux ? v->ena : 1, 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
-	else if (v->run != v->ena)
+	else if (mux)
 		tp_out__printf(&p->out, "  (%s%%)", pct);
 }
 
@@ -182,15 +189,14 @@ static void prefix(struct pr *p, unsigned slot)
 static void line(struct pr *p, unsigned ev, unsigned slot)
 {
 	const struct stat *s = p->s;
-	const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
+	const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 	unsigned kind = kind_of(&s->spec.ev[ev].attr);
-	bool ok = !s->spec.ev[ev].unsupported && v->counted;
+	bool ok = v->counted;	/* never, for an event not supported: it has no fds */
 	char num[32];
 
 	prefix(p, slot);
 	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
-	fixed(num, sizeof(num), kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val,
-	      kind == K_CLOCK ? 2 : 0);
+	ratio(num, v->val, 1, kind == K_CLOCK ? 10000 : 1, kind == K_CLOCK ? 2 : 0);
 	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", CSV(p) ? 0 : 18,
 		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
 		       CSV(p) ? 0 : 4, kind == K_CLOCK ? "msec" : "", SEP(p),
@@ -215,10 +221,10 @@ static void slot_stats(struct pr *p, unsigned slot)
 	p->base[K_OTHER] = s->wall_ns;
 	p->have = s->wall_ns ? 1 << K_OTHER : 0;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
-		const struct stat_val *v = &s->vals[ev * s->nr_slots + slot];
+		const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 		unsigned k = kind_of(&s->spec.ev[ev].attr);
 
-		if (s->spec.ev[ev].unsupported || !v->counted || k == K_OTHER)
+		if (!v->counted || k == K_OTHER)
 			continue;
 		n[k]++;
 		p->base[k] += v->val;
@@ -268,7 +274,7 @@ static void footer(struct pr *p)
 
 	put(p, "\n");
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
-		fixed(num, sizeof(num), s->wall_ns, 9);
+		ratio(num, s->wall_ns, 1, 1, 9);
 		tp_out__printf(&p->out, " %17s seconds time elapsed", num);
 		if (s->show_ru)	/* perf's " %17.9f", from microseconds */
 			tp_out__printf(&p->out, "\n\n %7ld.%06ld000 seconds user\n"
@@ -282,10 +288,10 @@ static void footer(struct pr *p)
 			d /= 10;
 			prec++;
 		}
-		fixed(num, sizeof(num), stat_muldiv(s->wall_ns, 1, pow10[9 - prec]), prec);
-		fixed(sd, sizeof(sd), stat_muldiv(s->wall_sd_ns, 1, pow10[9 - prec]), prec);
+		ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
+		ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
 		tp_out__printf(&p->out, " %17s +- %s seconds time elapsed", num, sd);
-		fixed(num, sizeof(num), s->wall_ns ? stat_muldiv(s->wall_sd_ns, 10000, s->wall_ns) : 0, 2);
+		ratio(num, s->wall_sd_ns, 10000, s->wall_ns, 2);
 		if (s->wall_sd_ns)
 			tp_out__printf(&p->out, "  ( +-%6s%% )", num);
 	}
@@ -305,7 +311,7 @@ void stat__print(const struct stat *s, unsigned block)
 	header(&p, block);
 	/* perf's order without aggregation too: each event, then each CPU */
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
-		for (unsigned slot = 0; slot < s->nr_slots; slot++) {
+		for (unsigned slot = 0; slot < SLOTS(s); slot++) {
 			slot_stats(&p, slot);
 			line(&p, ev, slot);
 		}

@@ -14,6 +14,9 @@
 /* -I, -r, -x, -A (CONFIG_REC_STAT_EXTRA): without it their code folds away */
 #define STAT_EXTRA IS_ENABLED(CONFIG_REC_STAT_EXTRA)
 
+/* the values printed per event: one unless -A (nr_slots, REC_STAT_EXTRA) */
+#define SLOTS(s) (STAT_EXTRA ? (s)->nr_slots : 1u)
+
 /* what perf derives a metric from: the kind of an event */
 enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
 
@@ -38,7 +41,7 @@ struct stat {
 	struct evlist_spec spec;        /* last: large */
 };
 
-/* round(a * b / c), c > 0, with a 128-bit product (print.c) */
+/* round(a * b / c), 0 when c is 0, in 64 bits (print.c) */
 uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
 
 /* 0, -1 after --help, or an exit status after a one-line error */
