@@ -109,7 +109,8 @@ static int targets(struct stat *s, struct runner *r)
 	}
 	else
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
-	s->cpus = cpus;
+	if (STAT_EXTRA)	/* -A names them */
+		s->cpus = cpus;
 	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
 	/* one mapping: now and prev counts, the printed values, -r's history; without -r and
 	 * -A (REC_STAT_EXTRA) the most a list can have, in bss */
@@ -185,17 +186,15 @@ static void values(struct stat *s, struct runner *r, bool delta)
 /* reap the command if it ended (or wait for it): 1 when it did */
 static int reap(struct stat *s, struct runner *r, bool block)
 {
-	long ru[18];	/* struct rusage: utime, stime as {long sec, long usec}, then 14 longs */
 	int status = 0;
 	long p;
 
 	if (r->wl.pid <= 0)
 		return 1;
-	p = sys_wait4(r->wl.pid, &status, block ? 0 : TP_WNOHANG, ru);
+	p = sys_wait4(r->wl.pid, &status, block ? 0 : TP_WNOHANG, s->ru);
 	if (p != r->wl.pid)
 		return 0;
 	r->wl.pid = 0;
-	memcpy(s->ru, ru, sizeof(s->ru));
 	r->term_sig = status & 0x7f;
 	r->status = r->term_sig ? 0 : (status >> 8) & 0xff;	/* perf: 0 after a signal */
 	return 1;

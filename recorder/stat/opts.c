@@ -24,9 +24,9 @@ int stat_opts__parse(struct rec_opts *o, int argc, char **argv)
 		usage();
 		return -1;
 	}
-	if (!o->repeat)
-		o->repeat = 1;
 	if (!e && STAT_EXTRA) {
+		if (!o->repeat)
+			o->repeat = 1;
 		what = "-A/--per-cpu needs -a or -C (as perf)";
 		e = o->per_cpu && !o->system_wide;
 		if (!e) {

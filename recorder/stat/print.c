@@ -272,10 +272,9 @@ static void footer(struct pr *p)
 	const struct stat *s = p->s;
 	char num[32], sd[32];
 
-	put(p, "\n");
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		ratio(num, s->wall_ns, 1, 1, 9);
-		tp_out__printf(&p->out, " %17s seconds time elapsed", num);
+		tp_out__printf(&p->out, "\n %17s seconds time elapsed", num);
 		if (s->show_ru)	/* perf's " %17.9f", from microseconds */
 			tp_out__printf(&p->out, "\n\n %7ld.%06ld000 seconds user\n"
 				       " %7ld.%06ld000 seconds sys\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
@@ -290,7 +289,7 @@ static void footer(struct pr *p)
 		}
 		ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
 		ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
-		tp_out__printf(&p->out, " %17s +- %s seconds time elapsed", num, sd);
+		tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
 		ratio(num, s->wall_sd_ns, 10000, s->wall_ns, 2);
 		if (s->wall_sd_ns)
 			tp_out__printf(&p->out, "  ( +-%6s%% )", num);

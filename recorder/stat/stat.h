@@ -34,7 +34,8 @@ struct stat {
 	uint64_t wall_ns;               /* elapsed (the mean with -r), or the interval */
 	uint64_t wall_sd_ns;            /* -r: the standard error of the mean of elapsed */
 	uint64_t ts_ns;                 /* -I: this block's time since the start */
-	long ru[4];                     /* the command's user and sys time (wait4): s, us */
+	long ru[18];                    /* the command's struct rusage (wait4): utime, stime as
+					 * {long sec, long usec}, then 14 longs */
 	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
 	const int *cpus;
 	struct stat_val *vals;          /* [event][slot] */
