@@ -401,7 +401,6 @@ int cmd_stat(int argc, char **argv)
 			}
 			s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);
 		}
-		s->show_ru = s->o.argv && !s->o.system_wide && !(STAT_EXTRA && s->o.repeat != 1);
 		if (r.term_sig)
 			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);
 		stat__print(s, 0);

@@ -17,10 +17,12 @@ struct pr {
 	struct tp_out out;
 	const char *sep;	/* the field separator: " " when aligned */
 	bool csv;
-	/* per slot: what the metrics divide by, by kind (K_OTHER: the wall time), and which
-	 * of them were counted */
-	uint64_t base[K_CMISS + 1];
-	unsigned have;
+	/* per slot: what the metrics divide by, by kind (K_OTHER: the wall time), and how many
+	 * events of the kind were counted (K_OTHER: 1 when the time is known) */
+	struct {
+		uint64_t base[K_CMISS + 1];
+		unsigned n[K_CMISS + 1];
+	} b;
 };
 
 /* round(a * b / c), 0 when c is 0. Exact while a * b stays below 2^63; beyond, a loses as many
@@ -116,7 +118,7 @@ _Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 
 static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
 {
 	const struct rule *r = &rules[kind];
-	uint64_t den = p->base[r->den];
+	uint64_t den = p->b.base[r->den];
 	unsigned e = r->exp;
 	char digits[32] = "";
 	const char *u = "";
@@ -124,7 +126,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
 	 * the others' may not */
-	if (ok && (p->have >> r->den & 1) && (e == RATE || den)) {
+	if (ok && p->b.n[r->den] && (e == RATE || den)) {
 		u = units + r->unit;
 		/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 per second */
 		if (e == RATE) {
@@ -168,10 +170,12 @@ static void running(struct pr *p, const struct stat_val *v)
 	char pct[32];
 	bool mux = v->run != v->ena;
 
+	if (!mux && !CSV(p))	/* aligned: only a multiplexed count shows it */
+		return;
 	ratio(pct, mux ? v->run : 1, 10000, mux ? v->ena : 1, 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
-	else if (mux)
+	else
 		tp_out__printf(&p->out, "  (%s%%)", pct);
 }
 
@@ -215,24 +219,21 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
-	unsigned n[K_CMISS + 1] = { 0 };
-
-	memset(p->base, 0, sizeof(p->base));
-	p->base[K_OTHER] = s->wall_ns;
-	p->have = s->wall_ns ? 1 << K_OTHER : 0;
+	memset(&p->b, 0, sizeof(p->b));
+	p->b.base[K_OTHER] = s->wall_ns;
+	p->b.n[K_OTHER] = s->wall_ns != 0;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
 		const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 		unsigned k = kind_of(&s->spec.ev[ev].attr);
 
 		if (!v->counted || k == K_OTHER)
 			continue;
-		n[k]++;
-		p->base[k] += v->val;
-		p->have |= 1u << k;
+		p->b.n[k]++;
+		p->b.base[k] += v->val;
 	}
 	for (unsigned k = K_CLOCK; k <= K_CMISS; k++)
-		if (n[k] > 1)
-			p->base[k] /= n[k];
+		if (p->b.n[k] > 1)
+			p->b.base[k] /= p->b.n[k];
 }
 
 static void header(struct pr *p, unsigned block)
@@ -275,7 +276,7 @@ static void footer(struct pr *p)
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		ratio(num, s->wall_ns, 1, 1, 9);
 		tp_out__printf(&p->out, "\n %17s seconds time elapsed", num);
-		if (s->show_ru)	/* perf's " %17.9f", from microseconds */
+		if (s->o.argv && !s->o.system_wide)	/* perf's " %17.9f", from microseconds */
 			tp_out__printf(&p->out, "\n\n %7ld.%06ld000 seconds user\n"
 				       " %7ld.%06ld000 seconds sys\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
 	} else {

@@ -36,7 +36,6 @@ struct stat {
 	uint64_t ts_ns;                 /* -I: this block's time since the start */
 	long ru[18];                    /* the command's struct rusage (wait4): utime, stime as
 					 * {long sec, long usec}, then 14 longs */
-	bool show_ru;                   /* user/sys lines: a command, one run, not -a/-C */
 	const int *cpus;
 	struct stat_val *vals;          /* [event][slot] */
 	struct evlist_spec spec;        /* last: large */
