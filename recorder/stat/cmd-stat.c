@@ -229,7 +229,7 @@ static int run(struct stat *s, struct runner *r)
 	if (cmd) {
 		e = workload__prepare(&r->wl, s->o.argv, tp_environ);
 		if (e)
-			return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
+			goto cannot_run;
 		if (on_exec)
 			tasks[0] = r->wl.pid;
 	}
@@ -253,7 +253,7 @@ static int run(struct stat *s, struct runner *r)
 		if (e) {
 			reap(s, r, true);
 			evlist__close(&el);
-			return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
+			goto cannot_run;
 		}
 	}
 	for (;;) {
@@ -295,6 +295,8 @@ static int run(struct stat *s, struct runner *r)
 	if (STAT_EXTRA)	/* -r opens them again: evlist__open's mapping of the fds and ids */
 		sys_munmap(el.fds, TP_ALIGN(el.nr_fds * sizeof(int), 8) + el.nr_fds * sizeof(uint64_t));
 	return 0;
+cannot_run:
+	return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 }
 
 static uint64_t isqrt(uint64_t v)

@@ -255,46 +255,48 @@ static void header(struct pr *p, unsigned block)
 		tp_out__printf(&p->out, "'CPU(s) %s", o->cpu_list);
 	else if (o->nr_pids || o->nr_tids) {
 		const int *id = o->nr_pids ? o->pids : o->tids;
+		const char *sep = o->nr_pids ? "process id '" : "thread id '";
 
-		put(p, o->nr_pids ? "process id '" : "thread id '");
-		for (unsigned i = 0; i < (o->nr_pids ? o->nr_pids : o->nr_tids); i++)
-			tp_out__printf(&p->out, "%s%d", i ? "," : "", id[i]);
-	} else
-		for (int i = 0; o->argv[i]; i++)
-			tp_out__printf(&p->out, "%s%s", i ? " " : "'", o->argv[i]);
-	put(p, "'");
+		for (unsigned i = 0; i < (o->nr_pids ? o->nr_pids : o->nr_tids); i++, sep = ",")
+			tp_out__printf(&p->out, "%s%d", sep, id[i]);
+	} else {
+		const char *sep = "'";
+
+		for (char **a = o->argv; *a; a++, sep = " ")
+			tp_out__printf(&p->out, "%s%s", sep, *a);
+	}
 	if (STAT_EXTRA && o->repeat > 1)
-		tp_out__printf(&p->out, " (%u runs)", o->repeat);
-	put(p, ":\n\n");
+		tp_out__printf(&p->out, "' (%u runs):\n\n", o->repeat);
+	else
+		put(p, "':\n\n");
 }
 
 static void footer(struct pr *p)
 {
 	const struct stat *s = p->s;
 	char num[32], sd[32];
+	unsigned prec = 2;
+	uint64_t d = 1000000000;
 
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		ratio(num, s->wall_ns, 1, 1, 9);
-		tp_out__printf(&p->out, "\n %17s seconds time elapsed", num);
+		tp_out__printf(&p->out, "\n %17s seconds time elapsed\n\n", num);
 		if (s->o.argv && !s->o.system_wide)	/* perf's " %17.9f", from microseconds */
-			tp_out__printf(&p->out, "\n\n %7ld.%06ld000 seconds user\n"
-				       " %7ld.%06ld000 seconds sys\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
-	} else {
-		/* perf shows two digits more than the first significant one of the deviation */
-		unsigned prec = 2;
-		uint64_t d = 1000000000;
-
-		while (prec < 9 && s->wall_sd_ns < d) {
-			d /= 10;
-			prec++;
-		}
-		ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
-		ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
-		tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
-		ratio(num, s->wall_sd_ns, 10000, s->wall_ns, 2);
-		if (s->wall_sd_ns)
-			tp_out__printf(&p->out, "  ( +-%6s%% )", num);
+			tp_out__printf(&p->out, " %7ld.%06ld000 seconds user\n"
+				       " %7ld.%06ld000 seconds sys\n\n\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
+		return;
 	}
+	/* -r: perf shows two digits more than the first significant one of the deviation */
+	while (prec < 9 && s->wall_sd_ns < d) {
+		d /= 10;
+		prec++;
+	}
+	ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
+	ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
+	tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
+	ratio(num, s->wall_sd_ns, 10000, s->wall_ns, 2);
+	if (s->wall_sd_ns)
+		tp_out__printf(&p->out, "  ( +-%6s%% )", num);
 	put(p, "\n\n");
 }
 
