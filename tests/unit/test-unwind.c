@@ -276,6 +276,42 @@ static void test_files(void)
 	case_end(&c);
 }
 
+/* An FDE whose CIE pointer leads into the middle of another FDE, to bytes that read as a
+ * CIE (there a DW_CFA_def_cfa_expression block that the scan of the section's own entries
+ * skips): libdw would run that CIE's instructions for the FDE's PCs, so a register 2^24 in
+ * them refuses .eh_frame as one in a CIE of the chain does; with register 16 it is used. */
+static void test_hidden_cie(void)
+{
+	struct tcase c = case_begin("a CIE reached only through an FDE's pointer is checked");
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1 };
+
+	for (int hostile = 0; hostile < 2; hostile++) {
+		/* DW_CFA_offset_extended of register 16, or of 2^24 (ULEB 80 80 80 08) */
+		static const uint8_t sane[] = { DW_CFA_def_cfa, 7, 8,
+						DW_CFA_offset_extended, 16, 1 };
+		static const uint8_t huge[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset_extended,
+						0x80, 0x80, 0x80, 0x08, 1 };
+		struct uwbuf eh = { .be = false }, hid = { .be = false };
+		uint8_t block[2 + 64];
+		size_t at, first;
+
+		uw_cie(&hid, -8, 16, hostile ? huge : sane, hostile ? sizeof(huge) : sizeof(sane));
+		block[0] = DW_CFA_def_cfa_expression;
+		block[1] = (uint8_t)hid.n;		/* under 64: a one-byte ULEB */
+		memcpy(block + 2, hid.b, hid.n);
+		at = uw_cie(&eh, -8, 16, cie, sizeof(cie));
+		first = eh.n;
+		uw_fde(&eh, at, EH_ADDR, 0x1000, 0x100, block, 2 + hid.n);
+		/* length, CIE pointer, PC, range, augmentation length, then the block's 2 bytes */
+		uw_fde(&eh, first + 4 + 4 + 4 + 4 + 1 + 2, EH_ADDR, 0x2000, 0x100, NULL, 0);
+		if (load(&c, EM_X86_64, true, false, &eh))
+			EXPECT(&c, hostile ? "register 2^24: .eh_frame refused" :
+					     "register 16: .eh_frame used",
+			       hostile ? 0 : 1, tp_uwtab__kinds(tab) & 1);
+	}
+	case_end(&c);
+}
+
 /* ---- real stacks of the six targets ---- */
 
 static int find_any(void *ctx, uint64_t pc, struct tp_uwtab **t, uint64_t *bias)
@@ -403,6 +439,7 @@ int main(void)
 	test_mips_be();
 	test_arm_thumb();
 	test_files();
+	test_hidden_cie();
 	test_cross();
 	tp_uwtab__delete(tab);
 	free(img);

@@ -57,8 +57,11 @@ static bool insns_ok(const uint8_t *p, const uint8_t *end)
 
 		if (op >> 6 == 1 || op >> 6 == 3)	/* advance_loc, restore (6-bit register) */
 			continue;
-		if (op >> 6 == 2) {			/* offset (6-bit register), ULEB offset */
-			if (!uleb(&p, end, &x))
+		/* offset (6-bit register), def_cfa_offset: a ULEB, nearly always of one byte */
+		if (op >> 6 == 2 || op == 0x0e) {
+			if (p < end && !(*p & 0x80))
+				p++;
+			else if (!uleb(&p, end, &x))
 				return false;
 			continue;
 		}
@@ -71,7 +74,7 @@ static bool insns_ok(const uint8_t *p, const uint8_t *end)
 		case 0x03: ok = skip(&p, end, 2); break;	/* advance_loc2 */
 		case 0x04: ok = skip(&p, end, 4); break;	/* advance_loc4 */
 		case 0x1d: ok = skip(&p, end, 8); break;	/* MIPS_advance_loc8 */
-		case 0x0e: case 0x13: case 0x2e:	/* def_cfa_offset(_sf), GNU_args_size */
+		case 0x13: case 0x2e:		/* def_cfa_offset_sf, GNU_args_size */
 			ok = uleb(&p, end, &x);		/* (an SLEB has the same extent) */
 			break;
 		case 0x0f:				/* def_cfa_expression */
@@ -164,12 +167,50 @@ static bool fde_ok(const Dwarf_CIE *cie, const Dwarf_FDE *fde, bool eh, int addr
 	return insns_ok(p, end);
 }
 
+/* a CIE's own part: its return-address column and initial instructions */
+static bool cie_ok(const Dwarf_CIE *cie)
+{
+	return cie->return_address_register < TP_UW_CFI_MAX_REG &&
+	       insns_ok(cie->initial_instructions, cie->initial_instructions_end);
+}
+
+/* the CIEs that FDEs name, read and checked once each (most FDEs of a binary share one or
+ * two, where reading the CIE again for every FDE was a fifth of the scan) */
+#define CIE_SLOTS	8
+
+struct cie_memo {
+	Dwarf_Off off;
+	bool used, ok;
+	Dwarf_CIE cie;			/* its pointers are into the section's data */
+};
+
+/* the CIE at off, when it is one and sane, else NULL */
+static const Dwarf_CIE *cie_at(const unsigned char *ident, Elf_Data *data, bool eh,
+			       Dwarf_Off off, struct cie_memo *memo)
+{
+	struct cie_memo *m = &memo[(off >> 2) % CIE_SLOTS];
+
+	if (!m->used || m->off != off) {
+		Dwarf_CFI_Entry c;
+		Dwarf_Off dummy;
+
+		m->used = true;
+		m->off = off;
+		m->ok = !dwarf_next_cfi(ident, data, eh, off, &dummy, &c) && dwarf_cfi_cie_p(&c) &&
+			cie_ok(&c.cie);
+		if (m->ok)
+			m->cie = c.cie;
+	}
+	return m->ok ? &m->cie : NULL;
+}
+
 bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
 	int addr = ident && ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	struct cie_memo memo[CIE_SLOTS] = { 0 };
 	Dwarf_Off off = 0, next;
-	Dwarf_CFI_Entry e, c;
+	Dwarf_CFI_Entry e;
 
 	if (!ident || !data)
 		return false;
@@ -181,14 +222,13 @@ bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh)
 		if (r < 0 || next <= off)
 			return false;
 		if (dwarf_cfi_cie_p(&e)) {
-			if (e.cie.return_address_register >= TP_UW_CFI_MAX_REG ||
-			    !insns_ok(e.cie.initial_instructions, e.cie.initial_instructions_end))
+			if (!cie_ok(&e.cie))
 				return false;
 		} else {
-			Dwarf_Off dummy;
+			/* the CIE it names is checked as a CIE too, wherever it is */
+			const Dwarf_CIE *c = cie_at(ident, data, eh, e.fde.CIE_pointer, memo);
 
-			if (dwarf_next_cfi(ident, data, eh, e.fde.CIE_pointer, &dummy, &c) ||
-			    !dwarf_cfi_cie_p(&c) || !fde_ok(&c.cie, &e.fde, eh, addr))
+			if (!c || !fde_ok(c, &e.fde, eh, addr))
 				return false;
 		}
 		off = next;
