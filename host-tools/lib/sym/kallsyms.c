@@ -360,20 +360,39 @@ const struct tp_sym *tp_kallsyms__find(const struct tp_kallsyms *k, uint64_t add
 	return s;
 }
 
+/* the high 8 digits of the last line quick_line() read: nearly every line of a 64-bit
+ * kernel's table repeats them (ffffffff), and comparing 8 bytes is cheaper than reading
+ * them as digits again */
+struct hi_memo {
+	uint64_t text;			/* the 8 bytes as they were */
+	uint32_t val;
+	bool set;
+};
+
 /* "<16 digits> <type> <name>" without a module and not ref_name, the shape of nearly every
  * line: 0 and *s (its address and rank, what the index needs), 1 for such a line to skip,
  * or -1 for a line parse_line() must read (what it makes of a line of this shape is the
  * same, without a name or a module to keep) */
-static int quick_line(const char *p, const char *end, const char *ref_name, size_t ref_len,
-		      struct tp_sym *s)
+static inline int quick_line(const char *p, const char *end, const char *ref_name,
+			     size_t ref_len, struct hi_memo *memo, struct tp_sym *s)
 {
 	const char *name = p + 19;
+	uint64_t text;
 	uint32_t hi, lo;
 	int rank;
 
 	if (end - p <= 19 || p[16] != ' ' || is_space(p[17]) || p[18] != ' ' ||
-	    is_space(p[19]) || !hex8(p, &hi) || !hex8(p + 8, &lo) ||
-	    memchr(name, '[', (size_t)(end - name)) ||
+	    is_space(p[19]))
+		return -1;
+	memcpy(&text, p, 8);
+	if (memo->set && text == memo->text) {
+		hi = memo->val;
+	} else {
+		if (!hex8(p, &hi))
+			return -1;
+		*memo = (struct hi_memo){ text, hi, true };
+	}
+	if (!hex8(p + 8, &lo) || memchr(name, '[', (size_t)(end - name)) ||
 	    (ref_name && (size_t)(end - name) >= ref_len && !memcmp(name, ref_name, ref_len)))
 		return -1;
 	rank = rank_of(p[17]);
@@ -383,12 +402,12 @@ static int quick_line(const char *p, const char *end, const char *ref_name, size
 }
 
 /* one line of the first pass: into the index */
-static int index_line(struct tp_kallsyms *k, char *p, char *end, uint64_t off,
-		      const char *ref_name, size_t *cap)
+static inline int index_line(struct tp_kallsyms *k, char *p, char *end, uint64_t off,
+			     const char *ref_name, size_t *cap, struct hi_memo *memo)
 {
 	const char *ref = k->has_ref ? NULL : ref_name;
 	struct tp_sym s;
-	int err = quick_line(p, end, ref, ref ? strlen(ref) : 0, &s);
+	int err = quick_line(p, end, ref, ref ? strlen(ref) : 0, memo, &s);
 
 	if (err < 0)
 		err = parse_line(k, p, end, ref_name, &s);
@@ -418,6 +437,7 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 {
 	size_t cap = 1 << 16, have = 0, idx_cap = 0;
 	uint64_t base = 0;		/* the file offset of buf[0] */
+	struct hi_memo memo = { 0 };
 	char *buf = malloc(cap + 1);
 	int fd = tp_fs__open_regular(path, NULL), err = 0;
 	bool eof = false;
@@ -449,12 +469,13 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 		/* the whole lines; at the end of the file the last one too */
 		while (!err && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
 			end = nl;
-			err = index_line(k, p, end, base + (uint64_t)(p - buf), ref_name, &idx_cap);
+			err = index_line(k, p, end, base + (uint64_t)(p - buf), ref_name, &idx_cap,
+					 &memo);
 			p = end + 1;
 		}
 		if (!err && eof && p < buf + have)
 			err = index_line(k, p, buf + have, base + (uint64_t)(p - buf), ref_name,
-					 &idx_cap);
+					 &idx_cap, &memo);
 		/* the start of a line carried over to the next read */
 		have -= (size_t)(p - buf);
 		memmove(buf, p, have);
