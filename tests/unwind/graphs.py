@@ -8,6 +8,11 @@ explained: perf names an unwound frame by its DWARF name as an "inlined" frame w
 symbol is another alias (perf's inline lookup of unwound addresses: "__libc_start_main_impl
 (inlined)" where the symbol is __libc_start_main@@GLIBC_2.34), and perf prints an unresolved
 frame as its runtime address where tinyperf prints the address in the file.
+perf's inline name stands for whichever alias the ELF symbol table gives (choose_best_symbol),
+versioned or not: "__GI___pthread_cleanup_pop (inlined)" is tinyperf's (and perf's own entry
+name) "_pthread_cleanup_pop@GLIBC_2.2.5", so a perf path with such names matches a tinyperf path
+that has any name at those places; and perf --children adds an entry for that inline name whose
+graph is the name alone ("---X (inlined)", no self time), which tinyperf has no counterpart for.
 Exits 1 when more than MAX_PCT percent (argv[3], default 1) of the paths differ, or none.
 Usage: graphs.py PEER.txt OURS.txt [MAX_PCT]"""
 import collections
@@ -27,6 +32,21 @@ def norm(name, side):
         explained['unresolved'] += side == 'peer'
         return '<unresolved>'
     return name
+
+
+def entry_sym(entry):
+    return entry.partition('] ')[2]
+
+
+def alias_match(peer, ours, same_entry):
+    """whether perf's path equals tinyperf's but where perf has an inline alias name"""
+    (pe, pp, ppct), (oe, op, opct) = peer, ours
+    if ppct != opct or len(pp) != len(op) or pe.partition('] ')[0] != oe.partition('] ')[0]:
+        return False
+    if entry_sym(pe) != entry_sym(oe) and (same_entry or entry_sym(pe) != '<alias>'):
+        return False
+    return all(a in ('<alias>', b) for a, b in zip(pp, op)) and \
+        ('<alias>' in pp or entry_sym(pe) == '<alias>')
 
 
 def paths(path, side):
@@ -76,6 +96,23 @@ def main():
     max_pct = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
     n = sum(peer.values())
     missing, extra = peer - ours, ours - peer
+    # an entry of the same name first, so that perf's inline-named entry does not take the
+    # path of another entry
+    for same_entry in (True, False):
+        for k in list(missing):
+            while missing[k]:
+                o = next((o for o in extra if extra[o] and alias_match(k, o, same_entry)), None)
+                if o is None:
+                    break
+                missing[k] -= 1
+                extra[o] -= 1
+                explained['alias'] += 1
+    for k in list(missing):
+        if missing[k] and k[1] == ('<alias>',) and entry_sym(k[0]) == '<alias>' and \
+                k[0].split()[1] == '0.00%':
+            explained['alias'] += missing[k]
+            missing[k] = 0
+    missing, extra = +missing, +extra
     diff = sum(missing.values())
     print('graphs: %d call paths, %d equal, %d differ; explained: %d perf "inlined" alias '
           'names of unwound frames, %d unresolved addresses (runtime vs file)'

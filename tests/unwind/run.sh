@@ -75,6 +75,14 @@ for mode in --no-children --children; do
 	fi
 done
 
+# perf names a frame by its DWARF name, "(inlined)", where the ELF symbol is another alias, of
+# any version or none (a recorded sample in _pthread_cleanup_pop@GLIBC_2.2.5, which the main
+# thread's pthread_join calls: "__GI___pthread_cleanup_pop (inlined)"), and its --children
+# adds an entry for that name: both explained, not differences
+python3 "$here/graphs.py" "$here/alias/perf.txt" "$here/alias/tinyperf.txt" 0 >"$tmp/alias.out"
+check "report -g: perf's inline name of an unversioned or non-default alias is explained: $(head -n 1 "$tmp/alias.out")" \
+	grep -q ', 0 differ; explained: [1-9]' "$tmp/alias.out"
+
 # ---- the workload's cases, each unwound to its outermost caller ----
 # one sample per line: its frames' names, callee first
 awk '/^[^ \t]/ { if (s != "") print s; s = ""; next }
