@@ -8,6 +8,7 @@
 #     chains.py; at least 99 % equal, differences counted by kind);
 #   - tinyperf report -g --stdio, --no-children and --children, gives perf report's call paths
 #     (graphs.py; perf's alias names and unresolved-address format counted apart);
+#   - report names a libc function with several aliases (uw-alias.c) as perf does;
 #   - each of the workload's cases is in the chains: the recursion to main, the thread to
 #     its start, the handler through the signal frame to main, the library to its caller;
 #   - the same workload as a static i386 program, which Debian's perf cannot unwind at all:
@@ -82,6 +83,23 @@ done
 python3 "$here/graphs.py" "$here/alias/perf.txt" "$here/alias/tinyperf.txt" 0 >"$tmp/alias.out"
 check "report -g: perf's inline name of an unversioned or non-default alias is explained: $(head -n 1 "$tmp/alias.out")" \
 	grep -q ', 0 differ; explained: [1-9]' "$tmp/alias.out"
+
+# the ELF alias each picks, on a recording of the functions above: perf's choose_best_symbol
+# rules (_pthread_cleanup_pop@GLIBC_2.2.5 over @@GLIBC_2.34 with libc6-dbg's .symtab)
+if ${CC:-cc} $cflags -o "$tmp/uw-alias" "$here/uw-alias.c" -lpthread &&
+   "$PERF" record -q -N -e cpu-clock -F 1999 -o "$tmp/alias.data" \
+	-- "$tmp/uw-alias" 20000000 >/dev/null 2>"$tmp/rec.err"; then
+	for r in p:"$PERF" t:"$tp"; do
+		"${r#?:}" report -i "$tmp/alias.data" --no-children --stdio -g none --sort dso,sym \
+			2>/dev/null | grep -v '^#' | grep 'libc\.so' | sort >"$tmp/${r%%:*}.alias"
+	done
+	n=$(grep -c '_pthread_cleanup_pop' "$tmp/p.alias")
+	check "report: libc's aliases named as perf names them ($(wc -l <"$tmp/p.alias") libc entries, $n _pthread_cleanup_pop*)" \
+		sh -c "[ $n -ge 1 ] && cmp -s '$tmp/p.alias' '$tmp/t.alias'"
+	sed 's/^/  /' "$tmp/p.alias"
+else
+	fail "libc aliases: building or recording: $(tail -n 1 "$tmp/rec.err")"
+fi
 
 # ---- the workload's cases, each unwound to its outermost caller ----
 # one sample per line: its frames' names, callee first
