@@ -23,6 +23,9 @@
  *   ARCH_VARARGS_GPR                                 (optional) attributes of a variadic function
  *                                                     that takes no floating-point arguments, where
  *                                                     its va_list prologue saves vector registers
+ *   ARCH_COLD_CODE                                   (optional) attributes of code run once per
+ *                                                     command, never while sampling (stat's),
+ *                                                     where a denser ISA pays (MIPS16e)
  *   ARCH_NAME                                        "x86_64", "i386", "arm", "aarch64", "mips"
  *   ARCH_UNAME_MACHINES                              uname -m prefixes this ABI may run under
  * Kernel ABI constants (syscall numbers, errno, signals, flags) live in arch/abi.h. */
@@ -47,6 +50,9 @@
 
 #ifndef ARCH_SYSCALL_WRAPPER
 #define ARCH_SYSCALL_WRAPPER
+#endif
+#ifndef ARCH_COLD_CODE
+#define ARCH_COLD_CODE
 #endif
 #ifndef ARCH_VARARGS_GPR
 #define ARCH_VARARGS_GPR

@@ -34,6 +34,11 @@
  * default): their abicalls objects beside the freestanding build's -mno-abicalls code make
  * ld warn, so libc-shim/common/div64.c provides them */
 #define ARCH_SOFT_SHIFT64 1
+/* CONFIG_ARCH_MIPS16_COLD: stat's functions as MIPS16e. An attribute, not -mips16 on their
+ * objects: LTO would merge that flag into the whole partition's command line */
+#ifdef CONFIG_ARCH_MIPS16_COLD
+#define ARCH_COLD_CODE __attribute__((mips16))
+#endif
 
 #define ARCH_MIPS_CLOBBERS "memory", "$1", "$3", "$8", "$9", "$10", "$11", "$12", \
 	"$13", "$14", "$15", "$24", "$25", "hi", "lo"

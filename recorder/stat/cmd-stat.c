@@ -36,13 +36,13 @@ struct runner {
 	int stop_sig;			/* the signal passed on to the command */
 };
 
-static void on_signal(int sig)
+ARCH_COLD_CODE static void on_signal(int sig)
 {
 	if (sig != TP_SIGCHLD)
 		got_signal = sig;
 }
 
-static uint64_t now_ns(void)
+ARCH_COLD_CODE static uint64_t now_ns(void)
 {
 	struct tp_timespec ts = { 0 };
 
@@ -50,7 +50,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.sec * 1000000000 + (uint64_t)ts.nsec;
 }
 
-static void *zalloc(size_t bytes)
+ARCH_COLD_CODE static void *zalloc(size_t bytes)
 {
 	long a = sys_mmap(NULL, bytes ? bytes : 1, TP_PROT_READ | TP_PROT_WRITE,
 			  TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
@@ -58,7 +58,7 @@ static void *zalloc(size_t bytes)
 	return a < 0 && a > -4096 ? NULL : (void *)a;
 }
 
-static int events(struct stat *s)
+ARCH_COLD_CODE static int events(struct stat *s)
 {
 	struct evlist_spec *l = &s->spec;
 
@@ -80,7 +80,7 @@ static int events(struct stat *s)
 	return 0;
 }
 
-static int targets(struct stat *s, struct runner *r)
+ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 {
 	static char online[256];
 	static struct counts mem[REC_MAX_EVSELS * 4];	/* without REC_STAT_EXTRA: see below */
@@ -130,7 +130,7 @@ static int targets(struct stat *s, struct runner *r)
 /* every event's fds; one this kernel or CPU lacks is <not supported>, as perf's; no
  * permission is the record command's one line, perf_event_paranoid named; with
  * perf_event_paranoid >= 2 a command counts user space only, named :u as perf names it */
-static int open_all(struct stat *s, struct runner *r)
+ARCH_COLD_CODE static int open_all(struct stat *s, struct runner *r)
 {
 	if (evlist__open(&el, &s->spec, tasks, r->nr_tasks, cpus, r->nr_cpus, EVL_MAY_LACK))
 		return 255;
@@ -146,7 +146,7 @@ static int open_all(struct stat *s, struct runner *r)
 }
 
 /* read every fd into r->now, summed per slot */
-static void read_all(struct stat *s, struct runner *r)
+ARCH_COLD_CODE static void read_all(struct stat *s, struct runner *r)
 {
 	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
 
@@ -164,7 +164,7 @@ static void read_all(struct stat *s, struct runner *r)
 }
 
 /* now - prev (the last interval), or now, into the printed values, scaled */
-static void values(struct stat *s, struct runner *r, bool delta)
+ARCH_COLD_CODE static void values(struct stat *s, struct runner *r, bool delta)
 {
 	for (unsigned i = 0; i < s->spec.nr * SLOTS(s); i++) {
 		struct counts c = r->now[i];
@@ -184,7 +184,7 @@ static void values(struct stat *s, struct runner *r, bool delta)
 }
 
 /* reap the command if it ended (or wait for it): 1 when it did */
-static int reap(struct stat *s, struct runner *r, bool block)
+ARCH_COLD_CODE static int reap(struct stat *s, struct runner *r, bool block)
 {
 	int status = 0;
 	long p;
@@ -201,7 +201,7 @@ static int reap(struct stat *s, struct runner *r, bool block)
 }
 
 /* -p/-t: has every target thread gone? */
-static bool targets_gone(const struct stat *s, const struct runner *r)
+ARCH_COLD_CODE static bool targets_gone(const struct stat *s, const struct runner *r)
 {
 	if (s->o.system_wide)
 		return false;
@@ -211,7 +211,7 @@ static bool targets_gone(const struct stat *s, const struct runner *r)
 	return true;
 }
 
-static void nap(uint64_t ns)
+ARCH_COLD_CODE static void nap(uint64_t ns)
 {
 	struct tp_timespec ts = { (int64_t)(ns / 1000000000), (long)(ns % 1000000000) };
 
@@ -219,7 +219,7 @@ static void nap(uint64_t ns)
 }
 
 /* one run: open, start, wait (printing intervals), read; 0 or an exit status */
-static int run(struct stat *s, struct runner *r)
+ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 {
 	bool cmd = s->o.argv != NULL, on_exec = cmd && !s->o.system_wide;
 	uint64_t ival = STAT_EXTRA ? (uint64_t)s->o.interval_ms * 1000000 : 0, t0, next;
@@ -299,7 +299,7 @@ cannot_run:
 	return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 }
 
-static uint64_t isqrt(uint64_t v)
+ARCH_COLD_CODE static uint64_t isqrt(uint64_t v)
 {
 	uint64_t r = 0, b = 1ULL << 62;
 
@@ -320,8 +320,8 @@ static uint64_t isqrt(uint64_t v)
  * in hundredths of a percent of the mean (*sd: absolute). Each deviation is taken relative
  * to the mean in units of 2^-20 (capped at 64 times the mean), so the squares add up in 64
  * bits for up to REC_MAX_RUNS runs. */
-static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *pct100,
-		       uint64_t *sd)
+ARCH_COLD_CODE static uint64_t spread(const uint64_t *x, unsigned n, size_t stride,
+				      uint32_t *pct100, uint64_t *sd)
 {
 	uint64_t sum = 0, sq = 0, m, rt;
 
@@ -344,7 +344,7 @@ static uint64_t spread(const uint64_t *x, unsigned n, size_t stride, uint32_t *p
 	return m;
 }
 
-int cmd_stat(int argc, char **argv)
+ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 {
 	static uint64_t walls[REC_MAX_RUNS];
 	struct stat *s = &st;

@@ -6,7 +6,7 @@
 #include "recorder/base/msg.h"
 #include "recorder/stat/stat.h"
 
-static void usage(void)
+ARCH_COLD_CODE static void usage(void)
 {
 	tp_dprintf(1, "usage: tinyperf stat [-e EV,...] [-a] [-C LIST] [-p PIDS|-t TIDS]%s"
 		   " [--] [COMMAND [ARGS]]\n%s", STAT_EXTRA ? " [-I MS] [-r N]\n"
@@ -14,7 +14,7 @@ static void usage(void)
 		   "Counts events as perf stat, on stderr; exits as COMMAND does.\n" : "");
 }
 
-int stat_opts__parse(struct rec_opts *o, int argc, char **argv)
+ARCH_COLD_CODE int stat_opts__parse(struct rec_opts *o, int argc, char **argv)
 {
 	char err[96];
 	const char *what = err;

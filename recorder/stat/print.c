@@ -30,7 +30,7 @@ struct pr {
  * relative error below b / 2^62 (b: the rate's 10^12, a time in ns, or a count), under the
  * digits shown (perf's ratios are doubles). No 128-bit arithmetic: 32-bit targets would call
  * a helper for it. */
-uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
+ARCH_COLD_CODE uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
 	int k = 0;
 
@@ -46,7 +46,7 @@ uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /* 10^e */
-static uint64_t p10(unsigned e)
+ARCH_COLD_CODE static uint64_t p10(unsigned e)
 {
 	uint64_t m = 1;
 
@@ -57,7 +57,7 @@ static uint64_t p10(unsigned e)
 
 /* round(a * b / c) / 10^prec as "I.FFF" (prec digits after the point): the digits with at
  * least prec + 1 of them, then the point put in */
-static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, unsigned prec)
+ARCH_COLD_CODE static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, unsigned prec)
 {
 	int n = tp_snprintf(buf, 32, "%0*llu", (int)prec + 1,
 			    (unsigned long long)stat_muldiv(a, b, c)) - (int)prec;
@@ -68,7 +68,7 @@ static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, unsigned prec)
 	}
 }
 
-static void put(struct pr *p, const char *s)
+ARCH_COLD_CODE static void put(struct pr *p, const char *s)
 {
 	tp_out__printf(&p->out, "%s", s);
 }
@@ -97,7 +97,7 @@ _Static_assert(sizeof("CPUs utilized\0GHz\0insn per cycle\0of all branches\0") =
 	       "the rules' offsets into units[]");
 
 /* what perf derives a metric from: the kind of an event */
-static unsigned kind_of(const struct perf_event_attr *a)
+ARCH_COLD_CODE static unsigned kind_of(const struct perf_event_attr *a)
 {
 	/* the hardware events by config: cycles, instructions, cache references and misses,
 	 * branches and their misses (PERF_COUNT_HW_* 0-5) */
@@ -115,7 +115,7 @@ _Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 
 
 /* " # %8.3f unit" padded to METRIC_LEN, blank when there is no metric; or its CSV fields,
  * the number only (perf cuts the formatted value at its first other byte) */
-static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
+ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
 {
 	const struct rule *r = &rules[kind];
 	uint64_t den = p->b.base[r->den];
@@ -152,7 +152,7 @@ static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool o
 
 /* "  ( +-  5.38% )" with -r, "  (66.67%)" when multiplexed; in CSV the noise, the run time
  * and the percentage as fields */
-static void noise(struct pr *p, const struct stat_val *v)
+ARCH_COLD_CODE static void noise(struct pr *p, const struct stat_val *v)
 {
 	char pct[32];
 
@@ -165,7 +165,7 @@ static void noise(struct pr *p, const struct stat_val *v)
 		tp_out__printf(&p->out, "  ( +-%6s%% )", pct);
 }
 
-static void running(struct pr *p, const struct stat_val *v)
+ARCH_COLD_CODE static void running(struct pr *p, const struct stat_val *v)
 {
 	char pct[32];
 	bool mux = v->run != v->ena;
@@ -179,7 +179,7 @@ static void running(struct pr *p, const struct stat_val *v)
 		tp_out__printf(&p->out, "  (%s%%)", pct);
 }
 
-static void prefix(struct pr *p, unsigned slot)
+ARCH_COLD_CODE static void prefix(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
 
@@ -190,7 +190,7 @@ static void prefix(struct pr *p, unsigned slot)
 		tp_out__printf(&p->out, "CPU%-*d%s", CSV(p) ? 0 : 7, s->cpus[slot], SEP(p));
 }
 
-static void line(struct pr *p, unsigned ev, unsigned slot)
+ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 {
 	const struct stat *s = p->s;
 	const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
@@ -216,7 +216,7 @@ static void line(struct pr *p, unsigned ev, unsigned slot)
 
 /* the bases of one slot's metrics, as perf keeps them: of each kind the mean of the events
  * counted (-e cycles,cycles: their mean) */
-static void slot_stats(struct pr *p, unsigned slot)
+ARCH_COLD_CODE static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
 	memset(&p->b, 0, sizeof(p->b));
@@ -236,7 +236,7 @@ static void slot_stats(struct pr *p, unsigned slot)
 			p->b.base[k] /= p->b.n[k];
 }
 
-static void header(struct pr *p, unsigned block)
+ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 {
 	const struct rec_opts *o = &p->s->o;
 
@@ -271,7 +271,7 @@ static void header(struct pr *p, unsigned block)
 		put(p, "':\n\n");
 }
 
-static void footer(struct pr *p)
+ARCH_COLD_CODE static void footer(struct pr *p)
 {
 	const struct stat *s = p->s;
 	char num[32], sd[32];
@@ -300,7 +300,7 @@ static void footer(struct pr *p)
 	put(p, "\n\n");
 }
 
-void stat__print(const struct stat *s, unsigned block)
+ARCH_COLD_CODE void stat__print(const struct stat *s, unsigned block)
 {
 	static char buf[4096];
 	struct pr p;

@@ -2,10 +2,11 @@
 /* 'tinyperf stat': counting events, printed as perf stat prints them. opts.c parses the
  * options, cmd-stat.c opens, runs and reads the counters, print.c lays out the lines (fixed
  * point: no floating point in the recorder). Functions returning int give 0, or an exit
- * status after printing a one-line error. */
+ * status after printing a one-line error. All of it is ARCH_COLD_CODE: run once per command. */
 #ifndef TINYPERF_RECORDER_STAT_STAT_H
 #define TINYPERF_RECORDER_STAT_STAT_H
 
+#include "arch/arch.h"
 #include "libc-shim/types.h"
 #include "recorder/events/events.h"
 #include "recorder/record/opts.h"
@@ -42,15 +43,15 @@ struct stat {
 };
 
 /* round(a * b / c), 0 when c is 0, in 64 bits (print.c) */
-uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
+ARCH_COLD_CODE uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
 
 /* 0, -1 after --help, or an exit status after a one-line error */
-int stat_opts__parse(struct rec_opts *o, int argc, char **argv);
+ARCH_COLD_CODE int stat_opts__parse(struct rec_opts *o, int argc, char **argv);
 
 /* the header (" Performance counter stats for ..."), the counters, the footer, to stderr as
  * perf stat prints them; an interval block with -I */
-void stat__print(const struct stat *s, unsigned block);
+ARCH_COLD_CODE void stat__print(const struct stat *s, unsigned block);
 
-int cmd_stat(int argc, char **argv);
+ARCH_COLD_CODE int cmd_stat(int argc, char **argv);
 
 #endif
