@@ -141,19 +141,28 @@ int rec_cpus_from_list(const char *list, int *cpus, unsigned max)
 	return n;
 }
 
-static int choose_target(struct record *r)
+int rec_cpus_of(const char *list, int *cpus)
 {
 	static char online[256];     /* static: see loop()'s pfd[] */
 	int n = -TP_EINVAL;
+
+	if (list)
+		n = rec_cpus_from_list(list, cpus, REC_MAX_CPUS);
+	else if (tp_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
+		n = rec_cpus_from_list(online, cpus, REC_MAX_CPUS);
+	if (n <= 0)
+		return rec_fail(list ? "bad CPU list '%s': give e.g. 0-3,6" :
+			    "cannot read the online CPUs%s", list ? list : ""), 0;
+	return n;
+}
+
+static int choose_target(struct record *r)
+{
+	int n = rec_cpus_of(r->o.cpu_list, r->cpus);
 	unsigned k;
 
-	if (r->o.cpu_list)
-		n = rec_cpus_from_list(r->o.cpu_list, r->cpus, REC_MAX_CPUS);
-	else if (tp_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
-		n = rec_cpus_from_list(online, r->cpus, REC_MAX_CPUS);
-	if (n <= 0)
-		return rec_fail(r->o.cpu_list ? "bad CPU list '%s': give e.g. 0-3,6" :
-			    "cannot read the online CPUs%s", r->o.cpu_list ? r->o.cpu_list : "");
+	if (!n)
+		return 1;
 	r->nr_cpus = (unsigned)n;
 	if (!r->o.system_wide && (r->o.nr_pids || r->o.nr_tids)) {
 		r->target = REC_TASKS;

@@ -15,6 +15,9 @@ int cpulist__parse(const char *s, uint64_t *mask, unsigned nbits, unsigned *top)
 
 /* the CPUs of a list ("0-3,8") into cpus[] (setup.c): how many, or -errno */
 int rec_cpus_from_list(const char *list, int *cpus, unsigned max);
+/* the CPUs of list (-C), or without one the online CPUs, into cpus[] (REC_MAX_CPUS of them;
+ * setup.c): how many, or 0 after a one-line error (rec_fail) */
+int rec_cpus_of(const char *list, int *cpus);
 /* the threads of process pid appended to tasks[*nr], at most REC_MAX_TASKS (setup.c): 0, or
  * 1 after a one-line error (rec_fail) */
 int rec_tasks_of(int pid, int *tasks, unsigned *nr);

@@ -82,20 +82,13 @@ ARCH_COLD_CODE static int events(struct stat *s)
 
 ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 {
-	static char online[256];
 	static struct counts mem[REC_MAX_EVSELS * 4];	/* without REC_STAT_EXTRA: see below */
-	const char *list = s->o.cpu_list;
 	int n = 1;
 	size_t nv;
 
 	cpus[0] = -1;
-	if (!list && s->o.system_wide && tp_read_file("/sys/devices/system/cpu/online", online,
-						      sizeof(online)) > 0)
-		list = online;
-	if (list && (n = rec_cpus_from_list(list, cpus, REC_MAX_CPUS)) <= 0)
-		return rec_fail("bad CPU list '%s': give e.g. 0-3,6", list), STAT_EXIT_USAGE;
-	if (!list && s->o.system_wide)
-		return rec_fail("cannot read the online CPUs%s", ""), 255;	/* record's line */
+	if ((s->o.cpu_list || s->o.system_wide) && !(n = rec_cpus_of(s->o.cpu_list, cpus)))
+		return s->o.cpu_list ? STAT_EXIT_USAGE : 255;
 	r->nr_cpus = (unsigned)n;
 	r->nr_tasks = 0;
 	if (s->o.system_wide)
