@@ -134,6 +134,15 @@ if "$tp" record --help 2>&1 | grep -q -e '--call-graph'; then
 	kill "$spin" 2>/dev/null; wait "$spin" 2>/dev/null || true
 	row "-a --call-graph dwarf,8192 -F 1000, 10 s: own CPU (s)" "${t% *}" "${p% *}" "$(ratio "${t% *}" "${p% *}")" "<= 1/3 of perf's"
 	row "  samples" "$ts" "$ps" "$(ratio "$ts" "$ps")" ""
+	# the embedded symbols' share: /proc/kallsyms read and packed at the end (about half
+	# of the recorder's CPU in this row), the rest is mostly the ring's copy to the file
+	if [ $embed = 1 ]; then
+		"$wl/nofp" 60 40 &
+		spin=$!
+		t=$(cpu_rss "$tp" record -q -a $noembed -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/a.data" -- sleep 10)
+		kill "$spin" 2>/dev/null; wait "$spin" 2>/dev/null || true
+		row "  own CPU with --no-embed-symbols (s)" "${t% *}" "" "$(ratio "${t% *}" "${p% *}")" ""
+	fi
 fi
 
 # 4. short-lived children at 1 kHz, per-task: samples caught vs CPU time x frequency
