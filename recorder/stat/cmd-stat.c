@@ -217,6 +217,7 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 	bool cmd = s->o.argv != NULL, on_exec = cmd && !s->o.system_wide;
 	uint64_t ival = STAT_EXTRA ? (uint64_t)s->o.interval_ms * 1000000 : 0, t0, next;
 	unsigned block = 0;
+	bool fresh = false;	/* -I: an interval printed since the last nap */
 	int e;
 
 	if (cmd) {
@@ -258,6 +259,7 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 			s->ts_ns = t - t0;
 			stat__print(s, block++);
 			next += ival;
+			fresh = true;
 			continue;
 		}
 		if (cmd ? reap(s, r, false) : got_signal || targets_gone(s, r))
@@ -267,9 +269,10 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 			r->stop_sig = got_signal;
 			got_signal = 0;
 		}
-		if (ival)
+		if (ival) {
 			nap(next - t);
-		else if (cmd)
+			fresh = false;
+		} else if (cmd)
 			reap(s, r, true);
 		else
 			nap(1000000000);
@@ -278,7 +281,9 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 	if (!on_exec)
 		evlist__enable(&el, false);
 	read_all(s, r);
-	if (ival) {	/* the last, partial interval */
+	/* the last, partial interval, as perf prints it when the command's end cuts its nap
+	 * short; none when the command ended before the interval just printed was read */
+	if (ival && !fresh) {
 		values(s, r, true);
 		s->ts_ns = s->wall_ns;
 		s->wall_ns = ival;
