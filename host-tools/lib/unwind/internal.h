@@ -56,10 +56,18 @@ struct tp_uwtab {
 
 /* a register's rule in a row: what dwarf_frame_register() (or _frame_cfa) said */
 enum { TP_UWR_ERR, TP_UWR_SAME, TP_UWR_UNDEF, TP_UWR_OPS };
+/* the shapes nearly every rule has, read once from its ops (row.c) so that a step computes
+ * them without walking the ops: "base + off", the base a register (DW_OP_breg*, bregx) or
+ * the CFA (DW_OP_call_frame_cfa, plus_uconst), the value or the word stored there */
+enum { TP_UWB_NONE, TP_UWB_REG, TP_UWB_CFA };
 struct tp_uwrule {
 	uint8_t kind;			/* TP_UWR_*: the call failed, no ops with NULL, no ops
 					 * with ops set, or ops */
+	uint8_t base;			/* TP_UWR_OPS: TP_UWB_*, NONE: ops to evaluate */
+	uint8_t reg;			/* TP_UWB_REG: the register (255: none tracked) */
+	bool value;			/* base + off is the value, not its address */
 	uint16_t first, n;		/* TP_UWR_OPS: row ops[first .. first + n) */
+	int32_t off;
 };
 
 /* the CFI row of a PC in a binary, as libdw gives it (row.c) */
@@ -74,7 +82,8 @@ struct tp_uwrow {
 	struct tp_uwrule cfa, reg[TP_UW_NREGS];
 	struct tp_uwrule ra;		/* column ra_col when it is not a tracked register */
 	uint64_t keep_mask;		/* registers the caller has as they are (same value) */
-	uint64_t ops_mask;		/* registers with ops to evaluate */
+	uint64_t shape_mask;		/* registers whose rule has a short shape (tp_uwrule.base) */
+	uint64_t ops_mask;		/* registers with other ops to evaluate */
 	Dwarf_Frame *fr;		/* libdw's row, asked for the registers once needed */
 	Dwarf_Op *ops;			/* of all rules, copied */
 	size_t cap_ops;

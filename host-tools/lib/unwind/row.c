@@ -4,6 +4,7 @@
  * register) copied once into a row, in a small cache per binary keyed by the PC, so a report that meets the same return
  * addresses in every sample executes the CIE and FDE instructions once per address, not
  * once per sample and frame. */
+#include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +14,44 @@
 /* rows cached per binary, direct-mapped on the PC (256: 64 KiB a binary at most) */
 #define ROWS		256
 
+/* the short shape of ops into u (base, reg, off, value), as step.c's general evaluation
+ * would compute it: "reg + n" or "CFA [+ n]", made a value by a last DW_OP_stack_value;
+ * u->base stays NONE for any other shape, or an offset that is no int32 */
+static void shape(struct tp_uwrule *u, const Dwarf_Op *ops, size_t nops)
+{
+	bool value = false;
+	uint64_t reg = 0, off;
+
+	if (nops >= 2 && ops[nops - 1].atom == DW_OP_stack_value) {
+		value = true;
+		nops--;
+	}
+	if (nops == 1 && ops->atom >= DW_OP_breg0 && ops->atom <= DW_OP_breg31) {
+		reg = ops->atom - DW_OP_breg0;
+		off = ops->number;
+	} else if (nops == 1 && ops->atom == DW_OP_bregx) {
+		reg = ops->number;
+		off = ops->number2;
+	} else if (ops->atom == DW_OP_call_frame_cfa &&
+		   (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst))) {
+		off = nops == 2 ? ops[1].number : 0;
+	} else {
+		return;
+	}
+	if ((int64_t)off != (int32_t)off)
+		return;
+	u->base = ops->atom == DW_OP_call_frame_cfa ? TP_UWB_CFA : TP_UWB_REG;
+	u->reg = reg < UINT8_MAX ? (uint8_t)reg : UINT8_MAX;
+	u->off = (int32_t)off;
+	u->value = value;
+}
+
 /* the ops (ops, nops) into the row's array: the rule; a copy, as libdw's may live in mem[].
  * *fail set when out of memory. */
 static struct tp_uwrule keep(struct tp_uwrow *r, int kind, const Dwarf_Op *ops, size_t nops,
 			     bool *fail)
 {
-	struct tp_uwrule u = { (uint8_t)kind, 0, 0 };
+	struct tp_uwrule u = { .kind = (uint8_t)kind };
 
 	if (kind != TP_UWR_OPS)
 		return u;
@@ -34,6 +67,7 @@ static struct tp_uwrule keep(struct tp_uwrow *r, int kind, const Dwarf_Op *ops, 
 	memcpy(r->ops + r->nops, ops, nops * sizeof(*ops));
 	u.first = r->nops;
 	u.n = (uint16_t)nops;
+	shape(&u, ops, nops);
 	r->nops = (uint16_t)(r->nops + nops);
 	return u;
 }
@@ -82,6 +116,8 @@ int tp_uwrow__regs(struct tp_uwrow *r, const struct tp_uwarch *a)
 		/* undefined is "same" on a target without ABI rules (see tp_uwarch.no_abi) */
 		if (kind == TP_UWR_SAME || (kind == TP_UWR_UNDEF && a->no_abi))
 			r->keep_mask |= 1ull << reg;
+		else if (kind == TP_UWR_OPS && r->reg[reg].base != TP_UWB_NONE)
+			r->shape_mask |= 1ull << reg;
 		else if (kind == TP_UWR_OPS)
 			r->ops_mask |= 1ull << reg;
 	}

@@ -54,7 +54,31 @@ struct ctx {
 	const struct tp_uwregs *st;	/* the callee's registers */
 	uint64_t cfa;
 	bool have_cfa;
+	bool native;			/* a word of the stack is read as it lies (4 or 8
+					 * little-endian bytes on a little-endian host) */
 };
+
+/* uw_read() of a word of the arch, the case of every saved register */
+static inline bool read_word(const struct ctx *c, uint64_t addr, uint64_t *val)
+{
+	uint64_t off = addr - c->sp0, size = c->in->stack_size;
+	const uint8_t *p;
+
+	if (!c->native)
+		return !uw_read(c->in, c->sp0, addr, c->a->word, val);
+	if (addr < c->sp0 || off > size || size - off < c->a->word)
+		return false;
+	p = c->in->stack + off;
+	if (c->a->word == 8) {
+		memcpy(val, p, 8);
+	} else {
+		uint32_t w;
+
+		memcpy(&w, p, 4);
+		*val = w;
+	}
+	return true;
+}
 
 static bool reg_get(const struct ctx *c, uint64_t reg, uint64_t *v)
 {
@@ -296,23 +320,44 @@ static inline bool eval(const struct ctx *c, const Dwarf_Op *ops, size_t nops, u
 	return eval_long(c, ops, nops, out, is_value);
 }
 
+/* eval() of rule u (TP_UWR_OPS) of row: its short shape at once (see tp_uwrule.base), or
+ * its ops */
+static inline bool eval_rule(const struct ctx *c, const struct tp_uwrow *row,
+			     const struct tp_uwrule *u, uint64_t *out, bool *is_value)
+{
+	uint64_t a;
+
+	if (u->base == TP_UWB_NONE)
+		return eval(c, row->ops + u->first, u->n, out, is_value);
+	if (u->base == TP_UWB_CFA) {
+		if (!c->have_cfa)
+			return false;
+		a = c->cfa;
+	} else if (!reg_get(c, u->reg, &a)) {
+		return false;
+	}
+	*out = (a + (uint64_t)(int64_t)u->off) & c->mask;
+	*is_value = u->value;
+	return true;
+}
+
 /* the caller's value of a register under rule u of row: true and *v, or false (undefined) */
 static inline bool caller_reg(const struct ctx *c, const struct tp_uwrow *row,
-			      struct tp_uwrule u, int reg, uint64_t *v)
+			      const struct tp_uwrule *u, int reg, uint64_t *v)
 {
 	bool is_value;
 	uint64_t x;
 
-	if (u.kind == TP_UWR_ERR)
+	if (u->kind == TP_UWR_ERR)
 		return false;
-	if (u.kind != TP_UWR_OPS) {
+	if (u->kind != TP_UWR_OPS) {
 		/* "same value"; else undefined, which on a target without ABI rules is only
 		 * what the CFI did not mention (see tp_uwarch.no_abi) */
-		if (u.kind == TP_UWR_UNDEF && !c->a->no_abi)
+		if (u->kind == TP_UWR_UNDEF && !c->a->no_abi)
 			return false;
 		return reg_get(c, (uint64_t)reg, v);
 	}
-	if (!eval(c, row->ops + u.first, u.n, &x, &is_value))
+	if (!eval_rule(c, row, u, &x, &is_value))
 		return false;
 	if (is_value) {
 		*v = x;
@@ -334,7 +379,7 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 
 	*signal = row->signal;
 	if (ra_col < 0 || row->cfa.kind != TP_UWR_OPS ||
-	    !eval(c, row->ops + row->cfa.first, row->cfa.n, &c->cfa, &is_value))
+	    !eval_rule(c, row, &row->cfa, &c->cfa, &is_value))
 		return -1;
 	c->have_cfa = true;
 	if (!row->regs_done && tp_uwrow__regs(row, a))
@@ -343,12 +388,30 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 	 * computes (each from the callee's state only, so in any order) */
 	caller->valid = row->keep_mask & c->st->valid;
 	caller->pc = 0;
-	for (uint64_t m = caller->valid; m; m &= m - 1)
-		caller->r[__builtin_ctzll(m)] = c->st->r[__builtin_ctzll(m)] & c->mask;
+	/* all at once (a fixed size, copied inline): only the kept ones are valid; every
+	 * value in a state is masked already */
+	memcpy(caller->r, c->st->r, sizeof(caller->r));
+	/* "base + off", or the word stored there: as caller_reg() would compute them */
+	for (uint64_t m = row->shape_mask; m; m &= m - 1) {
+		int r = __builtin_ctzll(m);
+		const struct tp_uwrule *u = &row->reg[r];
+
+		if (u->base == TP_UWB_CFA)
+			v = c->cfa;
+		else if (u->reg < 64 && (c->st->valid & (1ull << u->reg)))
+			v = c->st->r[u->reg];	/* valid: a tracked register (< nregs) */
+		else
+			continue;
+		v = (v + (uint64_t)(int64_t)u->off) & c->mask;
+		if (!u->value && !read_word(c, v, &v))
+			continue;
+		caller->r[r] = v & c->mask;
+		caller->valid |= 1ull << r;
+	}
 	for (uint64_t m = row->ops_mask; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
-		if (caller_reg(c, row, row->reg[r], r, &v)) {
+		if (caller_reg(c, row, &row->reg[r], r, &v)) {
 			caller->r[r] = v & c->mask;
 			caller->valid |= 1ull << r;
 		}
@@ -363,7 +426,7 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 		if (!(caller->valid & (1ull << ra_col)))
 			return -1;
 		v = caller->r[ra_col];
-	} else if (!caller_reg(c, row, row->ra, ra_col, &v)) {
+	} else if (!caller_reg(c, row, &row->ra, ra_col, &v)) {
 		return -1;
 	}
 	caller->pc = v & c->mask;
@@ -444,6 +507,9 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 	if (!c.a || !max || (!in->stack && in->stack_size))
 		return 0;
 	c.mask = c.a->word == 4 ? 0xffffffffull : ~0ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	c.native = !c.a->big_endian && (c.a->word == 8 || c.a->word == 4);
+#endif
 	if (in->nr_regs > 64 || !load_input(in, st, c.mask))
 		return 0;
 	c.sp0 = st->r[c.a->sp];
