@@ -372,9 +372,11 @@ struct hi_memo {
 /* "<16 digits> <type> <name>" without a module and not ref_name, the shape of nearly every
  * line: 0 and *s (its address and rank, what the index needs), 1 for such a line to skip,
  * or -1 for a line parse_line() must read (what it makes of a line of this shape is the
- * same, without a name or a module to keep) */
+ * same, without a name or a module to keep). br: the first '[' at or after p, which a
+ * line that has one reaches (a module, or a name that parse_line() must see). */
 static inline int quick_line(const char *p, const char *end, const char *ref_name,
-			     size_t ref_len, struct hi_memo *memo, struct tp_sym *s)
+			     size_t ref_len, struct hi_memo *memo, struct tp_sym *s,
+			     const char *br)
 {
 	const char *name = p + 19;
 	uint64_t text;
@@ -392,7 +394,7 @@ static inline int quick_line(const char *p, const char *end, const char *ref_nam
 			return -1;
 		*memo = (struct hi_memo){ text, hi, true };
 	}
-	if (!hex8(p + 8, &lo) || memchr(name, '[', (size_t)(end - name)) ||
+	if (!hex8(p + 8, &lo) || br < end ||
 	    (ref_name && (size_t)(end - name) >= ref_len && !memcmp(name, ref_name, ref_len)))
 		return -1;
 	rank = rank_of(p[17]);
@@ -401,24 +403,43 @@ static inline int quick_line(const char *p, const char *end, const char *ref_nam
 	return rank < 0 || !s->start;
 }
 
-/* one line of the first pass: into the index */
-static inline int index_line(struct tp_kallsyms *k, char *p, char *end, uint64_t off,
-			     const char *ref_name, size_t *cap, struct hi_memo *memo)
+/* a line quick_line() could not read: 0 and *out, 1 to skip, or -TP_ERR_NOMEM (its own
+ * function: the common path stays small) */
+static __attribute__((noinline)) int slow_line(struct tp_kallsyms *k, char *p, char *end,
+					       const char *ref_name, struct tp_sym *out)
 {
-	const char *ref = k->has_ref ? NULL : ref_name;
-	struct tp_sym s;
-	int err = quick_line(p, end, ref, ref ? strlen(ref) : 0, memo, &s);
-
-	if (err < 0)
-		err = parse_line(k, p, end, ref_name, &s);
+	int err = parse_line(k, p, end, ref_name, out);
 
 	if (err > 0 && end > p)
 		k->n_bad++;
+	return err;
+}
+
+/* one line of the first pass [p, end), br as for quick_line(): into the index (inlined in
+ * the loop over the lines: a call per line costed a fifth of the pass) */
+static inline __attribute__((always_inline))
+int index_line(struct tp_kallsyms *k, char *p, char *end, uint64_t off, const char *ref_name,
+	       size_t *cap, struct hi_memo *memo, const char *br)
+{
+	const char *ref = k->has_ref ? NULL : ref_name;
+	struct tp_sym s;
+	int err = quick_line(p, end, ref, ref ? strlen(ref) : 0, memo, &s, br);
+
+	if (err < 0)
+		err = slow_line(k, p, end, ref_name, &s);
+	else if (err > 0 && end > p)
+		k->n_bad++;
 	if (err)
 		return err < 0 ? err : 0;
-	if (TP_GROW(k->idx, *cap, k->n_idx + 1, 4096))
+	if (k->n_idx == *cap && TP_GROW(k->idx, *cap, k->n_idx + 1, 4096))
 		return -TP_ERR_NOMEM;
-	k->sorted &= !k->n_idx || s.start >= k->idx[k->n_idx - 1].start;
+	if (k->n_idx && s.start <= k->idx[k->n_idx - 1].start) {
+		/* the kernel's own file is sorted: a module's symbols in /proc/kallsyms need
+		 * not be; distinct addresses are counted here while it is */
+		k->sorted &= s.start == k->idx[k->n_idx - 1].start;
+	} else {
+		k->n_syms++;
+	}
 	k->idx[k->n_idx++] = (struct tp_ksidx){ s.start, off };
 	return 0;
 }
@@ -458,7 +479,7 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 	k->n_modules = 1;
 	while (!err && !eof) {
 		ssize_t r = read(fd, buf + have, cap - have);
-		char *p = buf, *end, *nl;
+		char *p = buf, *end, *nl, *br;
 
 		if (r < 0) {
 			err = -TP_ERR_IO;
@@ -466,16 +487,24 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 		}
 		eof = r == 0;
 		have += (size_t)r;
-		/* the whole lines; at the end of the file the last one too */
+		/* the whole lines; at the end of the file the last one too. br: the first '['
+		 * at or after p (one search for many lines: in a kernel's table only the
+		 * modules' lines have one) */
+		br = buf;
 		while (!err && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
 			end = nl;
+			if (br < p && !(br = memchr(p, '[', have - (size_t)(p - buf))))
+				br = buf + have;
 			err = index_line(k, p, end, base + (uint64_t)(p - buf), ref_name, &idx_cap,
-					 &memo);
+					 &memo, br);
 			p = end + 1;
 		}
-		if (!err && eof && p < buf + have)
+		if (!err && eof && p < buf + have) {
+			if (br < p && !(br = memchr(p, '[', have - (size_t)(p - buf))))
+				br = buf + have;
 			err = index_line(k, p, buf + have, base + (uint64_t)(p - buf), ref_name,
-					 &idx_cap, &memo);
+					 &idx_cap, &memo, br);
+		}
 		/* the start of a line carried over to the next read */
 		have -= (size_t)(p - buf);
 		memmove(buf, p, have);
@@ -494,11 +523,13 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 	free(buf);
 	if (!err && !k->n_idx)
 		err = -TP_ERR_EMPTY;
-	/* the kernel's own file is sorted; a module's symbols in /proc/kallsyms need not be */
-	if (!err && !k->sorted)
+	/* sorted, index_line() counted the symbols; else they are counted once sorted */
+	if (!err && !k->sorted) {
 		qsort(k->idx, k->n_idx, sizeof(*k->idx), cmp_idx);
-	for (size_t i = 0; !err && i < k->n_idx; i++)
-		k->n_syms += !i || k->idx[i].start != k->idx[i - 1].start;
+		k->n_syms = 0;
+		for (size_t i = 0; i < k->n_idx; i++)
+			k->n_syms += !i || k->idx[i].start != k->idx[i - 1].start;
+	}
 	if (!err && !(k->made = calloc(k->n_idx, sizeof(*k->made))))
 		err = -TP_ERR_NOMEM;
 	if (err)
