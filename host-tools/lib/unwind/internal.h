@@ -97,6 +97,11 @@ struct tp_uwregs {
 	uint64_t pc;
 };
 
+/* tp_uwtab__vaddr() and the offsets [*lo, *hi) around off that map as it does (the same
+ * segment is the first to hold them): 0, or -1 if no PT_LOAD segment holds off */
+int tp_uwtab__seg(const struct tp_uwtab *t, uint64_t off, uint64_t *vaddr, uint64_t *lo,
+		  uint64_t *hi);
+
 /* the arch a recording's uname -m (HEADER_ARCH) and a sample's register ABI say, before
  * any binary is seen (the byte order of MIPS and ARM is the binaries'), or NULL */
 const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);

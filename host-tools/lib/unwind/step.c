@@ -55,18 +55,20 @@ struct ctx {
 	uint64_t cfa;
 	bool have_cfa;
 	bool native;			/* a word of the stack is read as it lies (4 or 8
-					 * little-endian bytes on a little-endian host) */
+					 * little-endian bytes on a little-endian host) and the
+					 * copy holds one at least */
+	uint64_t last;			/* native: the offset of the copy's last word */
 };
 
 /* uw_read() of a word of the arch, the case of every saved register */
 static inline bool read_word(const struct ctx *c, uint64_t addr, uint64_t *val)
 {
-	uint64_t off = addr - c->sp0, size = c->in->stack_size;
+	uint64_t off = addr - c->sp0;
 	const uint8_t *p;
 
 	if (!c->native)
 		return !uw_read(c->in, c->sp0, addr, c->a->word, val);
-	if (addr < c->sp0 || off > size || size - off < c->a->word)
+	if (addr < c->sp0 || off > c->last)
 		return false;
 	p = c->in->stack + off;
 	if (c->a->word == 8) {
@@ -508,8 +510,10 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 		return 0;
 	c.mask = c.a->word == 4 ? 0xffffffffull : ~0ull;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	c.native = !c.a->big_endian && (c.a->word == 8 || c.a->word == 4);
+	c.native = !c.a->big_endian && (c.a->word == 8 || c.a->word == 4) &&
+		   in->stack_size >= c.a->word;
 #endif
+	c.last = c.native ? in->stack_size - c.a->word : 0;
 	if (in->nr_regs > 64 || !load_input(in, st, c.mask))
 		return 0;
 	c.sp0 = st->r[c.a->sp];

@@ -322,11 +322,36 @@ const struct tp_uwarch *tp_uwtab__arch(const struct tp_uwtab *t)
 
 int tp_uwtab__vaddr(const struct tp_uwtab *t, uint64_t off, uint64_t *vaddr)
 {
-	for (size_t i = 0; i < t->n_segs; i++)
-		if (off >= t->segs[i].off && off - t->segs[i].off < t->segs[i].filesz) {
-			*vaddr = off - t->segs[i].off + t->segs[i].vaddr;
-			return 0;
+	uint64_t lo, hi;
+
+	return tp_uwtab__seg(t, off, vaddr, &lo, &hi);
+}
+
+int tp_uwtab__seg(const struct tp_uwtab *t, uint64_t off, uint64_t *vaddr, uint64_t *lo,
+		  uint64_t *hi)
+{
+	for (size_t i = 0; i < t->n_segs; i++) {
+		const struct tp_uwseg *g = &t->segs[i];
+
+		if (off < g->off || off - g->off >= g->filesz)
+			continue;
+		*vaddr = off - g->off + g->vaddr;
+		/* the segment, less what an earlier one (which does not hold off) takes */
+		*lo = g->off;
+		*hi = g->off + g->filesz < g->off ? UINT64_MAX : g->off + g->filesz;
+		for (size_t j = 0; j < i; j++) {
+			const struct tp_uwseg *e = &t->segs[j];
+			uint64_t end = e->off + e->filesz < e->off ? UINT64_MAX : e->off + e->filesz;
+
+			if (!e->filesz)
+				continue;
+			if (end <= off && end > *lo)
+				*lo = end;
+			else if (e->off > off && e->off < *hi)
+				*hi = e->off;
 		}
+		return 0;
+	}
 	return -1;
 }
 

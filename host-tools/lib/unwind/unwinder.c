@@ -28,6 +28,9 @@ struct tp_unwinder {
 	struct {
 		uint64_t start, len, pgoff;	/* len 0: none */
 		struct tp_uwtab *tab;
+		/* file offsets [lo, hi) of tab that map to link-time addresses at offset +
+		 * delta (tp_uwtab__seg()); lo == hi: none */
+		uint64_t lo, hi, delta;
 	} hit;
 };
 
@@ -166,10 +169,18 @@ static int find(void *ctx, uint64_t pc, struct tp_uwtab **tab, uint64_t *bias)
 		u->hit.len = loc.map->end - loc.map->start;
 		u->hit.pgoff = loc.map->pgoff;
 		u->hit.tab = *tab;
+		u->hit.lo = u->hit.hi = 0;
 		off = loc.addr;
 	}
-	if (tp_uwtab__vaddr(*tab, off, &vaddr))
-		return -1;
+	if (off - u->hit.lo < u->hit.hi - u->hit.lo) {
+		vaddr = off + u->hit.delta;
+	} else {
+		if (tp_uwtab__seg(*tab, off, &vaddr, &u->hit.lo, &u->hit.hi)) {
+			u->hit.lo = u->hit.hi = 0;
+			return -1;
+		}
+		u->hit.delta = vaddr - off;
+	}
 	*bias = pc - vaddr;
 	return 0;
 }
@@ -201,6 +212,7 @@ uint32_t tp_unwinder__sample(struct tp_unwinder *u, const struct tp_event *ev,
 		return 0;
 	u->t = t;
 	u->hit.len = 0;
+	u->hit.lo = u->hit.hi = 0;
 	a = tp_uwarch__of_uname(u->uname, r->abi == TP_REGS_ABI_64);
 	if (a) {
 		/* the PC's binary says the byte order */
