@@ -108,6 +108,24 @@ const struct tp_uwarch *tp_uwarch__of_uname(const char *machine, bool abi64);
 /* whether registers sampled for a are laid out for b as well (they differ in byte order) */
 bool tp_uwarch__same_regs(const struct tp_uwarch *a, const struct tp_uwarch *b);
 
+/* rows cached per binary, direct-mapped on the PC (256: 64 KiB a binary at most) */
+#define TP_UWROWS	256
+
+static inline uint32_t tp_uwrow__slot(uint64_t lpc)
+{
+	return (uint32_t)((lpc * 0x9e3779b97f4a7c15ull) >> 56) & (TP_UWROWS - 1);
+}
+
+/* the row of lpc for arch a where t's cache has it (tp_uwrow__get()'s first look, inline
+ * in the step), else NULL */
+static inline struct tp_uwrow *tp_uwrow__cached(const struct tp_uwtab *t,
+						 const struct tp_uwarch *a, uint64_t lpc)
+{
+	struct tp_uwrow *r = t->rows ? &t->rows[tp_uwrow__slot(lpc)] : NULL;
+
+	return r && r->used && r->lpc == lpc && r->arch == a ? r : NULL;
+}
+
 /* The row of lpc in t (.eh_frame first, then .debug_frame), for a sample of arch a, from t's
  * cache or read into it; where no cache could be had, into *tmp (its used flag cleared by the
  * caller, who then calls tp_uwrow__release(tmp)). 1 and *out (none set when no CFI covers lpc), or

@@ -11,9 +11,6 @@
 #include "host-tools/lib/common/common.h"
 #include "host-tools/lib/unwind/internal.h"
 
-/* rows cached per binary, direct-mapped on the PC (256: 64 KiB a binary at most) */
-#define ROWS		256
-
 /* the short shape of ops into u (base, reg, off, value), as step.c's general evaluation
  * would compute it: "reg + n" or "CFA [+ n]", made a value by a last DW_OP_stack_value;
  * u->base stays NONE for any other shape, or an offset that is no int32 */
@@ -136,10 +133,6 @@ static void clear(struct tp_uwrow *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static uint32_t slot(uint64_t lpc)
-{
-	return (uint32_t)((lpc * 0x9e3779b97f4a7c15ull) >> 56) & (ROWS - 1);
-}
 
 int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 		  struct tp_uwrow **out, struct tp_uwrow *tmp)
@@ -150,9 +143,9 @@ int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 
 	*out = NULL;
 	if (!t->rows)
-		t->rows = calloc(ROWS, sizeof(*t->rows));
+		t->rows = calloc(TP_UWROWS, sizeof(*t->rows));
 	if (t->rows) {
-		r = &t->rows[slot(lpc)];
+		r = &t->rows[tp_uwrow__slot(lpc)];
 		if (r->used && r->lpc == lpc && r->arch == a) {
 			*out = r;
 			return 1;
@@ -189,7 +182,7 @@ void tp_uwrow__drop(struct tp_uwtab *t)
 {
 	if (!t->rows)
 		return;
-	for (size_t i = 0; i < ROWS; i++)
+	for (size_t i = 0; i < TP_UWROWS; i++)
 		clear(&t->rows[i]);
 	free(t->rows);
 	t->rows = NULL;

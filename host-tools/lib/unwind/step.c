@@ -390,9 +390,12 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 	 * computes (each from the callee's state only, so in any order) */
 	caller->valid = row->keep_mask & c->st->valid;
 	caller->pc = 0;
-	/* all at once (a fixed size, copied inline): only the kept ones are valid; every
-	 * value in a state is masked already */
-	memcpy(caller->r, c->st->r, sizeof(caller->r));
+	/* all at once (a fixed size, copied inline: x86_64's 17 or all): only the kept ones
+	 * are valid; every value in a state is masked already */
+	if (a->nregs <= 17)
+		memcpy(caller->r, c->st->r, 17 * sizeof(caller->r[0]));
+	else
+		memcpy(caller->r, c->st->r, sizeof(caller->r));
 	/* "base + off", or the word stored there: as caller_reg() would compute them */
 	for (uint64_t m = row->shape_mask; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
@@ -407,7 +410,7 @@ static int step_cfi(struct ctx *c, struct tp_uwrow *row, struct tp_uwregs *calle
 		v = (v + (uint64_t)(int64_t)u->off) & c->mask;
 		if (!u->value && !read_word(c, v, &v))
 			continue;
-		caller->r[r] = v & c->mask;
+		caller->r[r] = v;	/* a word read, or masked above */
 		caller->valid |= 1ull << r;
 	}
 	for (uint64_t m = row->ops_mask; m; m &= m - 1) {
@@ -532,7 +535,8 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 			break;
 		lpc = ((activation ? pc : pc - 1) - bias) & c.mask;
 		tmp.used = false;
-		if (tp_uwrow__get(t, c.a, lpc, &row, &tmp) < 0)
+		row = tp_uwrow__cached(t, c.a, lpc);
+		if (!row && tp_uwrow__get(t, c.a, lpc, &row, &tmp) < 0)
 			break;
 		c.st = st;
 		c.have_cfa = false;
@@ -540,7 +544,8 @@ uint32_t tp_unwind(const struct tp_uwinput *in, tp_uwfind_fn find, void *ctx,
 			err = step_cfi(&c, row, caller, &signal);
 		else if (t->ehabi.exidx)
 			err = step_ehabi(&c, t, lpc, caller);
-		tp_uwrow__release(&tmp);
+		if (tmp.used)
+			tp_uwrow__release(&tmp);
 		if (err || !(caller->valid & (1ull << c.a->sp)))
 			break;
 		/* the stack grows down on every target: a caller's frame is above */

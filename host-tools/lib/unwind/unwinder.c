@@ -149,9 +149,10 @@ static struct tp_uwtab *tab_of(struct tp_unwinder *u, const struct tp_dso *d)
 	return e->tab;
 }
 
-static int find(void *ctx, uint64_t pc, struct tp_uwtab **tab, uint64_t *bias)
+/* find() where the PC is not in the last map or segment */
+static __attribute__((noinline)) int find_slow(struct tp_unwinder *u, uint64_t pc,
+					       struct tp_uwtab **tab, uint64_t *bias)
 {
-	struct tp_unwinder *u = ctx;
 	struct tp_loc loc;
 	uint64_t off, vaddr;
 
@@ -183,6 +184,20 @@ static int find(void *ctx, uint64_t pc, struct tp_uwtab **tab, uint64_t *bias)
 	}
 	*bias = pc - vaddr;
 	return 0;
+}
+
+static int find(void *ctx, uint64_t pc, struct tp_uwtab **tab, uint64_t *bias)
+{
+	struct tp_unwinder *u = ctx;
+	uint64_t off = pc - u->hit.start + u->hit.pgoff;
+
+	/* a stack's frames come in runs in one map and segment: nothing else to do */
+	if (pc - u->hit.start < u->hit.len && off - u->hit.lo < u->hit.hi - u->hit.lo) {
+		*tab = u->hit.tab;
+		*bias = pc - (off + u->hit.delta);
+		return 0;
+	}
+	return find_slow(u, pc, tab, bias);
 }
 
 bool tp_unwind__has_stack(const struct tp_event *ev)
