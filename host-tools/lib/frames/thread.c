@@ -184,27 +184,15 @@ static void l1_filled(struct tp_symcache *c)
 	free(old);
 }
 
-/* push the frame of ip (in the given cpumode) through the cache */
-static int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_thread *t,
-		    uint8_t cpumode, uint64_t ip, bool *unmapped)
+/* chain_ip() of an ip the cache does not have: resolved, pushed and kept in slot e */
+static __attribute__((noinline)) int chain_ip_miss(struct tp_symcache *c, struct tp_chain *ch,
+						   const struct tp_thread *t, uint8_t cpumode,
+						   uint64_t ip, bool *unmapped, const void *proc,
+						   uint32_t gen, struct l1_ent *e)
 {
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || !t;
-	const void *proc = kernel ? NULL : t->proc;
-	uint32_t gen = kernel ? c->kernel_gen : pid_gen(c, t->pid, false);
-	struct l1_ent *e = l1_slot(c, proc, ip, cpumode);
 	struct tp_loc l;
 	int err;
 
-	if (e->gen == gen && gen && e->ip == ip && e->proc == proc && e->cpumode == cpumode) {
-		uint32_t cap = ch->cap;
-
-		if (tp_grow((void **)&ch->frames, &cap, ch->nr + 1, sizeof(*ch->frames)) ||
-		    tp_grow((void **)&ch->at, &ch->cap, ch->nr + 1, sizeof(*ch->at)))
-			return -TP_ERR_NOMEM;
-		ch->frames[ch->nr] = e->f;
-		ch->at[ch->nr++] = (struct tp_chain_at){ ip, e->addr, e->off };
-		return 0;
-	}
 	if (!tp_session__resolve(c->s, t, cpumode, ip, &l)) {
 		/* resolved when the frames around it are known */
 		*unmapped = true;
@@ -217,6 +205,30 @@ static int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_
 		l1_filled(c);
 	}
 	return err;
+}
+
+/* push the frame of ip (in the given cpumode) through the cache (the hit, a frame's usual
+ * case, without a call) */
+static inline int chain_ip(struct tp_symcache *c, struct tp_chain *ch, const struct tp_thread *t,
+			   uint8_t cpumode, uint64_t ip, bool *unmapped)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || !t;
+	const void *proc = kernel ? NULL : t->proc;
+	uint32_t gen = kernel ? c->kernel_gen :
+		       t->pid == c->last_pid ? c->last_gen : pid_gen(c, t->pid, false);
+	struct l1_ent *e = l1_slot(c, proc, ip, cpumode);
+
+	if (e->gen == gen && gen && e->ip == ip && e->proc == proc && e->cpumode == cpumode) {
+		uint32_t cap = ch->cap;
+
+		if (tp_grow((void **)&ch->frames, &cap, ch->nr + 1, sizeof(*ch->frames)) ||
+		    tp_grow((void **)&ch->at, &ch->cap, ch->nr + 1, sizeof(*ch->at)))
+			return -TP_ERR_NOMEM;
+		ch->frames[ch->nr] = e->f;
+		ch->at[ch->nr++] = (struct tp_chain_at){ ip, e->addr, e->off };
+		return 0;
+	}
+	return chain_ip_miss(c, ch, t, cpumode, ip, unmapped, proc, gen, e);
 }
 
 /* conf.addr_ids: where a frame's line says it was sampled */
