@@ -74,6 +74,16 @@ static void out_pad(struct script *sc, const char *s, int width)
 	sc->len += w;
 }
 
+/* one byte: the frames' tabs and newlines, without a copy call */
+static inline void out_char(struct script *sc, char c)
+{
+	if (sc->len < sc->cap)
+		sc->out[sc->len++] = c;
+	else
+		out_put(sc, &c, 1);
+}
+
+/* v in hex, right-aligned in width (at most 16: an address's digits) */
 static void out_hex(struct script *sc, uint64_t v, int width)
 {
 	char buf[24];
@@ -83,8 +93,10 @@ static void out_hex(struct script *sc, uint64_t v, int width)
 		buf[--i] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
-	while (24 - i < width)
-		buf[--i] = ' ';
+	if (24 - i < width) {
+		memset(buf + 24 - width, ' ', (size_t)(width - (24 - i)));
+		i = 24 - width;
+	}
 	out_put(sc, buf + i, (size_t)(24 - i));
 }
 
@@ -362,13 +374,13 @@ void script__print_sample(struct script *sc, const struct tp_event *ev, unsigned
 			for (uint32_t i = 0; sc->texts && i < sc->ch.nr && i < 64; i++)
 				__builtin_prefetch(&sc->texts[text_slot(sc->ch.frames[i],
 									sc->ch.at[i].off, fm)]);
-			out_put(sc, "\n", 1);
+			out_char(sc, '\n');
 			for (uint32_t i = 0; i < sc->ch.nr; i++) {
 				/* and the text two frames on, its slot here by now */
 				if (sc->texts && i + 2 < sc->ch.nr && i + 2 < 64)
 					__builtin_prefetch(sc->texts[text_slot(sc->ch.frames[i + 2],
 						sc->ch.at[i + 2].off, fm)].s);
-				out_put(sc, "\t", 1);
+				out_char(sc, '\t');
 				if (f & F_IP)
 					out_hex(sc, sc->ch.at[i].addr, 16);
 				out_where(sc, f, sc->ch.frames[i], sc->ch.at[i].off);
@@ -378,7 +390,7 @@ void script__print_sample(struct script *sc, const struct tp_event *ev, unsigned
 				    tp_symcache__sym(sc->cs.c, sc->ch.frames[i].sym) &&
 				    tp_symcache__sym(sc->cs.c, sc->ch.frames[i].sym)->inlined)
 					out_str(sc, " (inlined)");
-				out_put(sc, "\n", 1);
+				out_char(sc, '\n');
 			}
 		} else {
 			out_put(sc, " ", 1);
@@ -389,7 +401,7 @@ void script__print_sample(struct script *sc, const struct tp_event *ev, unsigned
 				out_srcline(sc, sc->one.dso, sc->one_addr);
 		}
 	}
-	out_put(sc, "\n", 1);
+	out_char(sc, '\n');
 }
 
 /* ---- --folded ---- */
@@ -491,7 +503,7 @@ int script__print_folded(struct script *sc)
 			out_str(sc, fo.lines[order[i]]);
 			out_put(sc, " ", 1);
 			out_dec(sc, n, 0, ' ');
-			out_put(sc, "\n", 1);
+			out_char(sc, '\n');
 		}
 	}
 	for (size_t i = 0; i < fo.nr; i++)
