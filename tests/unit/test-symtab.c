@@ -3,6 +3,7 @@
  * symbols__fixup_duplicate): which alias names an address, how far an unsized symbol
  * reaches, and that lookups land on the right symbol. Cases taken from real files: _init
  * covering the .plt, kallsyms' memcpy/__pi_memcpy and __ia32_/__x64_sys_getppid. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,10 +140,58 @@ static void test_kallsyms(void)
 	case_end(&c);
 }
 
+static void add(struct tp_symtab *t, uint64_t start, const char *name)
+{
+	struct tp_sym s = { .start = start, .name = name, .rank = TP_SYMRANK_GLOBAL };
+
+	if (tp_symtab__add(t, &s))
+		abort();
+}
+
+/* A finished table that takes more symbols (the PLT's, plt.c) is sorted again on (start,
+ * seq), where a folded survivor keeps the seq it was added with, above the new ones' or
+ * below: the last in that order, not the last in the array, counts as sized. Starts that
+ * differ in three bytes, added out of order. */
+static void test_refinish(void)
+{
+	enum { N = 300 };
+	static char names[3][N][8];
+	struct tcase c = case_begin("elf: a finished table sorted again on (start, seq)");
+	struct tp_symtab t = { 0 };
+	uint64_t start[N];
+
+	for (int i = 0; i < N; i++) {
+		start[i] = 0x400000 + (uint64_t)((i * 7919) % N) * 0x10101;
+		snprintf(names[0][i], sizeof(names[0][i]), "p%d", i);
+		snprintf(names[1][i], sizeof(names[1][i]), "q%d", i);
+		snprintf(names[2][i], sizeof(names[2][i]), "rr%d", i);
+	}
+	/* p (seq i) and q (seq N + i) at each start: q, the later, wins, keeps its seq and
+	 * gets its room as a size */
+	for (int i = 0; i < N; i++)
+		add(&t, start[i], names[0][i]);
+	for (int i = 0; i < N; i++)
+		add(&t, start[i], names[1][i]);
+	tp_symtab__finish(&t, TP_SYMTAB_ELF, 0);
+	expect_u64(&c, "symbols after the first finish", N, t.n);
+	/* rr at start[i] gets seq N + (N - 1 - i): above q's up to i = 149, below from 150.
+	 * Last in the order, it counts as sized and its longer name beats q; else q, sized,
+	 * beats it unsized */
+	for (int i = N - 1; i >= 0; i--)
+		add(&t, start[i], names[2][i]);
+	tp_symtab__finish(&t, TP_SYMTAB_ELF, 0);
+	expect_u64(&c, "symbols after the second", N, t.n);
+	for (int i = 0; i < N; i++)
+		expect_name(&c, &t, start[i], names[i < N / 2 ? 2 : 1][i]);
+	tp_symtab__exit(&t);
+	case_end(&c);
+}
+
 int main(void)
 {
 	test_elf_sizes();
 	test_elf_aliases();
 	test_kallsyms();
+	test_refinish();
 	return check_summary("test-symtab");
 }
