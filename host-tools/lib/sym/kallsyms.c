@@ -14,6 +14,13 @@
 /* room given to the last symbol, which has no successor to bound it */
 #define KALLSYMS_LAST_SIZE 4096
 
+/* a symbol make() made: in a list, so that tp_kallsyms__exit() frees them without a walk
+ * over made[] (a page fault for each 512 of its entries, most never written) */
+struct made {
+	struct tp_sym s;		/* first: made[] points at it */
+	struct tp_sym *next;
+};
+
 static bool is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -231,11 +238,11 @@ void tp_kallsyms__exit(struct tp_kallsyms *k)
 	if (k->lazy) {
 		for (size_t i = 1; i < k->n_modules; i++)
 			free((char *)k->modules[i]);
-		for (size_t i = 0; k->made && i < k->n_idx; i++)
-			if (k->made[i] && k->made[i] != &k->none) {
-				free((char *)k->made[i]->name);
-				free(k->made[i]);
-			}
+		for (struct tp_sym *s = k->made ? k->made[k->n_idx] : NULL, *next; s; s = next) {
+			next = ((struct made *)s)->next;
+			free((char *)s->name);
+			free(s);
+		}
 		free(k->idx);
 		free(k->made);
 		close(k->fd);
@@ -276,6 +283,7 @@ static ssize_t read_line(int fd, uint64_t off, char **buf, size_t *cap)
  * be read again as they were (the file changed), NULL when out of memory */
 static struct tp_sym *make(const struct tp_kallsyms *k, size_t g0, size_t g1)
 {
+	struct made *m;
 	struct tp_kallsyms tmp = { .lazy = true, .n_modules = k->n_modules };
 	struct tp_symtab t = { 0 };
 	struct tp_sym s, *out = (struct tp_sym *)&k->none;
@@ -312,10 +320,14 @@ static struct tp_sym *make(const struct tp_kallsyms *k, size_t g0, size_t g1)
 		goto out;
 	}
 	tp_symtab__finish(&t, TP_SYMTAB_KALLSYMS, KALLSYMS_LAST_SIZE);
-	out = malloc(sizeof(*out));
+	m = malloc(sizeof(*m));
+	out = m ? &m->s : NULL;
 	if (out) {
 		*out = t.syms[0];
 		out->seq = 0;
+		/* into the list of what was made, which made[k->n_idx] heads */
+		m->next = k->made[k->n_idx];
+		k->made[k->n_idx] = out;
 	}
 out:
 	for (size_t i = 0; names && i < g1 - g0; i++)
@@ -530,7 +542,7 @@ int tp_kallsyms__open(struct tp_kallsyms *k, const char *path, const char *ref_n
 		for (size_t i = 0; i < k->n_idx; i++)
 			k->n_syms += !i || k->idx[i].start != k->idx[i - 1].start;
 	}
-	if (!err && !(k->made = calloc(k->n_idx, sizeof(*k->made))))
+	if (!err && !(k->made = calloc(k->n_idx + 1, sizeof(*k->made))))
 		err = -TP_ERR_NOMEM;
 	if (err)
 		tp_kallsyms__exit(k);

@@ -28,7 +28,8 @@ struct tp_kallsyms {
 		uint64_t start, off;	/* the address, the file offset of the line */
 	} *idx;
 	size_t n_idx;
-	struct tp_sym **made;	/* by the index of an address's first symbol */
+	struct tp_sym **made;	/* by the index of an address's first symbol; made[n_idx]
+				 * heads the list of them (kallsyms.c) */
 	struct tp_sym none;
 };
 
