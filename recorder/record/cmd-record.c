@@ -227,7 +227,7 @@ static void loop(struct record *r)
 	/* checkpoints a second apart: 32 bits of milliseconds, their difference modulo 2^32
 	 * (the loop comes round at least every second) */
 	uint32_t last_ckpt = (uint32_t)start, last_keep = (uint32_t)start - 1000;
-	unsigned n = 0;
+	unsigned n = 0, hup = 0;
 
 	pfd[n++] = (struct tp_pollfd){ sig_pipe[0], TP_POLLIN, 0 };
 	for (unsigned i = 0; i < r->el.nr_rings; i++)
@@ -276,15 +276,16 @@ static void loop(struct record *r)
 			if (rec_switch_output(r))
 				break;
 		}
-		if (r->target == REC_TASKS) {
-			/* every task gone: every ring fd hangs up */
-			unsigned i = 1;
-
-			while (i < n && (pfd[i].revents & TP_POLLHUP))
-				i++;
-			if (i == n)
-				break;
-		}
+		/* a ring whose tasks are all gone hangs up, and poll says so at once from then
+		 * on: polled no more (what it holds is drained all the same). The loop would
+		 * spin otherwise from a command's exit until its SIGCHLD, 1-7 ms. */
+		for (unsigned i = 1; k > 0 && i < n; i++)
+			if (pfd[i].revents & TP_POLLHUP) {
+				pfd[i].fd = -1;
+				hup++;
+			}
+		if (r->target == REC_TASKS && hup == n - 1)	/* every task gone */
+			break;
 		if (!r->pipe && (uint32_t)now_ms() - last_ckpt >= 1000) {
 			tp_writer__checkpoint(&r->w);
 			last_ckpt = (uint32_t)now_ms();
