@@ -297,51 +297,6 @@ cannot_run:
 	return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 }
 
-ARCH_COLD_CODE static uint64_t isqrt(uint64_t v)
-{
-	uint64_t r = 0, b = 1ULL << 62;
-
-	while (b > v)
-		b >>= 2;
-	for (; b; b >>= 2) {
-		if (v >= r + b) {
-			v -= r + b;
-			r = (r >> 1) + b;
-		} else {
-			r >>= 1;
-		}
-	}
-	return r;
-}
-
-/* the mean of n values a stride apart, and perf's spread: the standard error of the mean,
- * in hundredths of a percent of the mean (*sd: absolute). Each deviation is taken relative
- * to the mean in units of 2^-20 (capped at 64 times the mean), so the squares add up in 64
- * bits for up to REC_MAX_RUNS runs. */
-ARCH_COLD_CODE static uint64_t spread(const uint64_t *x, unsigned n, size_t stride,
-				      uint32_t *pct100, uint64_t *sd)
-{
-	uint64_t sum = 0, sq = 0, m, rt;
-
-	for (unsigned i = 0; i < n; i++)
-		sum += x[i * stride];
-	m = (sum + n / 2) / n;
-	*pct100 = 0;
-	*sd = 0;
-	if (!m || n < 2)
-		return m;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = x[i * stride], d = v > m ? v - m : m - v;
-		uint64_t rel = d >= m << 6 ? 1ULL << 26 : stat_muldiv(d, 1 << 20, m);
-
-		sq += rel * rel;
-	}
-	rt = isqrt(sq / ((uint64_t)n * (n - 1)));	/* relative, in units of 2^-20 */
-	*pct100 = (uint32_t)((rt * 10000 + (1 << 19)) >> 20);
-	*sd = stat_muldiv(m, rt, 1 << 20);
-	return m;
-}
-
 ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 {
 	static uint64_t walls[REC_MAX_RUNS];
@@ -394,12 +349,12 @@ ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 				struct stat_val *v = &s->vals[i];
 				uint64_t sd;
 
-				v->val = spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
+				v->val = stat_spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
 				v->ena = r.prev[i].v[1];
 				v->run = r.prev[i].v[2];
 				v->counted = v->run && v->ena;
 			}
-			s->wall_ns = spread(walls, s->o.repeat, 1, &(uint32_t){ 0 }, &s->wall_sd_ns);
+			s->wall_ns = stat_spread(walls, s->o.repeat, 1, &s->wall_noise, &s->wall_sd_ns);
 		}
 		if (r.term_sig)
 			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);

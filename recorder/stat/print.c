@@ -158,7 +158,7 @@ ARCH_COLD_CODE static void noise(struct pr *p, const struct stat_val *v)
 
 	if (!STAT_EXTRA || p->s->o.repeat <= 1)
 		return;
-	ratio(pct, v->noise, 1, 1, 2);
+	ratio(pct, v->noise - !!v->noise, 1, 1, 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%s%%", SEP(p), pct);
 	else if (v->noise)
@@ -294,8 +294,8 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 	ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
 	ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
 	tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
-	ratio(num, s->wall_sd_ns, 10000, s->wall_ns, 2);
-	if (s->wall_sd_ns)
+	ratio(num, s->wall_noise - 1, 1, 1, 2);
+	if (s->wall_noise)
 		tp_out__printf(&p->out, "  ( +-%6s%% )", num);
 	put(p, "\n\n");
 }

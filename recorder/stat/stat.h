@@ -22,7 +22,7 @@
 enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
 
 /* one printed value: the count (scaled up when multiplexed), its enabled and running times,
- * the run-to-run noise in hundredths of a percent (-r) */
+ * -r's run-to-run noise (stat_spread) */
 struct stat_val {
 	uint64_t val, ena, run;
 	uint32_t noise;
@@ -34,6 +34,7 @@ struct stat {
 	unsigned nr_slots;              /* printed per event: CPUs with --per-cpu, else 1 */
 	uint64_t wall_ns;               /* elapsed (the mean with -r), or the interval */
 	uint64_t wall_sd_ns;            /* -r: the standard error of the mean of elapsed */
+	uint32_t wall_noise;            /* -r: its noise (stat_spread) */
 	uint64_t ts_ns;                 /* -I: this block's time since the start */
 	long ru[18];                    /* the command's struct rusage (wait4): utime, stime as
 					 * {long sec, long usec}, then 14 longs */
@@ -44,6 +45,12 @@ struct stat {
 
 /* round(a * b / c), 0 when c is 0, in 64 bits (print.c) */
 ARCH_COLD_CODE uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c);
+
+/* -r: the mean of n counts a stride apart, and perf's spread: the standard error of the mean
+ * (*sd), and *noise, 0 when every run counted the same, else 1 + the error in hundredths of a
+ * percent of the mean (spread.c) */
+ARCH_COLD_CODE uint64_t stat_spread(const uint64_t *x, unsigned n, size_t stride,
+				    uint32_t *noise, uint64_t *sd);
 
 /* 0, -1 after --help, or an exit status after a one-line error */
 ARCH_COLD_CODE int stat_opts__parse(struct rec_opts *o, int argc, char **argv);
