@@ -52,27 +52,37 @@ struct ksrc {
 	int err;
 };
 
-/* "ffffffffc0a01000 t name\t[mod]\n", each byte looked at once: 1 and *s for a function,
- * 0 for another line, -1 when the line is not all in [p, end); *used: its length */
+/* the first '\n' in [p, end), or NULL: a word at a time (the freestanding shim's memchr
+ * goes bytewise, and this runs over the ~5 MB of a distribution kernel's kallsyms) */
+static const char *newline(const char *p, const char *end)
+{
+	const size_t ones = (size_t)-1 / 0xff, nl = ones * '\n', highs = ones << 7;
+
+	for (size_t w; (size_t)(end - p) >= sizeof(w); p += sizeof(w)) {
+		memcpy(&w, p, sizeof(w));
+		w ^= nl;
+		if ((w - ones) & ~w & highs)	/* a zero byte: a newline in this word */
+			break;
+	}
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
+/* "ffffffffc0a01000 t name\t[mod]\n": 1 and *s for a function, 0 for another line, -1
+ * when the line is not all in [p, end); *used: its length */
 static int scan(const char *p, const char *end, struct ksym *s, size_t *used)
 {
-	const char *q = p, *t, *nl;
+	const char *q = p, *nl = newline(p, end), *t;
 	uint64_t a = 0;
-	unsigned d;
 
-	while (q < end && (d = (unsigned)*q - '0' < 10 ? (unsigned)*q - '0' :
-			   ((unsigned)*q | 32) - 'a' + 10) < 16)
-		a = a << 4 | d, q++;
-	if (end - q < 3)
-		return -1;
-	t = q + 3;
-	while (t < end && *t != '\t' && *t != '\n')
-		t++;
-	nl = t < end && *t == '\t' ? memchr(t, '\n', (size_t)(end - t)) : t;
-	if (!nl || nl == end)
+	if (!nl)
 		return -1;
 	*used = (size_t)(nl + 1 - p);
-	if (*q != ' ' || q[2] != ' ' || !a)	/* kptr_restrict hides them all as 0 */
+	for (unsigned d; q < nl; q++, a = a << 4 | d) {
+		d = (unsigned)*q - '0';
+		if (d > 9 && (d = ((unsigned)*q | 32) - 'a' + 10) - 10 > 5)
+			break;
+	}
+	if (nl - q < 3 || *q != ' ' || q[2] != ' ' || !a)	/* kptr_restrict: all 0 */
 		return 0;
 	switch (q[1]) {
 	case 'T': s->bind = 'g'; break;
@@ -80,6 +90,9 @@ static int scan(const char *p, const char *end, struct ksym *s, size_t *used)
 	case 'W': case 'w': s->bind = 'w'; break;
 	default: return 0;	/* not a function */
 	}
+	/* only a module's line has a tab: "\t[mod]" */
+	t = nl[-1] == ']' ? memchr(q + 3, '\t', (size_t)(nl - q - 3)) : NULL;
+	t = t ? t : nl;
 	s->addr = a;
 	s->name = q + 3;
 	s->len = (size_t)(t - s->name);
@@ -197,34 +210,54 @@ static bool target(int ctl, uint64_t *t)
 	return true;
 }
 
+/* the helper's buffers, mapped (its stack is whatever tinyperf's was): the text in reads as
+ * big as the kernel's (a smaller one makes it seek back, walking names), the names and the
+ * entries out in writes of 64 KiB (each write costs a few us of the filesystem's per-call
+ * work: 16 KiB ones made about 300 of them for a 120,000-line kallsyms) */
+#define COPY_TEXT	32768
+#define COPY_NAMES	65536
+#define COPY_IDX	4096
+#define COPY_MAP	(COPY_TEXT + COPY_NAMES + COPY_IDX * sizeof(struct kidx))
+
+/* names first: an entry read is never ahead of its name */
+static bool spill(int ifd, int nfd, const char *names, uint32_t *nn, const struct kidx *v,
+		uint32_t *n)
+{
+	bool ok = tp_write_all(nfd, names, *nn) >= 0 &&
+		  tp_write_all(ifd, v, *n * sizeof(*v)) >= 0;
+
+	*n = *nn = 0;
+	return ok;
+}
+
 /* In the helper process (ksyms-snap.c): /proc/kallsyms into the copy, only as far as
  * tinyperf asks (the first kernel line at or above its target): the kernel formats it at
- * half a microsecond a line, and a recording seldom needs it all (a system at rest samples
- * the idle path and little else). */
+ * a third of a microsecond a line, and a recording seldom needs it all (a system at rest
+ * samples the idle path and little else; -a reaches the lock functions at the end of the
+ * kernel's text, though). */
 int ksyms__copy(int ifd, int nfd, int ctl, int ack)
 {
-	/* reads as big as the kernel's (a smaller one makes it seek back, walking names) */
-	char text[32768], names[16384];
-	struct kidx v[1024];
+	long map = sys_mmap(NULL, COPY_MAP, TP_PROT_READ | TP_PROT_WRITE,
+			    TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
+	char *names = (char *)map + COPY_TEXT;
+	struct kidx *v = (struct kidx *)(names + COPY_NAMES);
 	struct ksrc in = { .ifd = -1 };
 	struct ksym s;
 	uint32_t n = 0, noff = 0, nn = 0, kept = 0;
 	uint64_t want = 0;
 	int err = 0;
 
+	if (map < 0 && map > -4096)
+		return 1;
 	if (!target(ctl, &want))
 		return 0;
-	if (open_text(&in, text, sizeof(text)))
+	if (open_text(&in, (char *)map, COPY_TEXT))
 		return 1;
 	while (next(&in, &s)) {
 		size_t len, m;
 
-		if (n == TP_ARRAY_SIZE(v) || nn + 2 * 512 > sizeof(names)) {
-			/* names first: an entry read is never ahead of its name */
-			if (tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0)
-				return 1;
-			n = nn = 0;
-		}
+		if ((n == COPY_IDX || nn + 2 * 512 > COPY_NAMES) && !spill(ifd, nfd, names, &nn, v, &n))
+			return 1;
 		len = fetch(&in, &s, names + nn, 1024);
 		m = TP_MIN(s.mlen, 510);
 		if (m > 255) {		/* module names are 55 bytes at most */
@@ -239,16 +272,14 @@ int ksyms__copy(int ifd, int nfd, int ctl, int ack)
 		if (s.in_mod || s.addr < want)
 			continue;
 		/* there: all of it out, say so, and wait for a target further on */
-		if (tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0 ||
-		    tp_write_all(ack, &want, sizeof(want)) < 0)
+		if (!spill(ifd, nfd, names, &nn, v, &n) || tp_write_all(ack, &want, sizeof(want)) < 0)
 			return 1;
-		n = nn = 0;
 		if (!target(ctl, &want))
 			goto out;
 	}
 	err = in.err;
 	want = ~0ULL;		/* the end: everything is in */
-	if (err || tp_write_all(nfd, names, nn) < 0 || tp_write_all(ifd, v, n * sizeof(*v)) < 0 ||
+	if (err || !spill(ifd, nfd, names, &nn, v, &n) ||
 	    (kept && tp_write_all(ack, &want, sizeof(want)) < 0))
 		err = 1;
 out:
