@@ -7,12 +7,23 @@
 
 /* --overwrite with a command: the tree's records of the last snapshot, written again ahead
  * of the new ones, so that a snapshot taken after processes exited (the last one, when the
- * command ends) still has their COMM and MMAPs. Bounded: what does not fit is not kept. */
-static struct {
+ * command ends) still has their COMM and MMAPs. Two buffers: the loop's reading of /proc goes
+ * to the other one and is merged with what was kept (rec_keep_tree). Bounded: what does not
+ * fit is not kept. */
+struct kept {
 	size_t len;
 	char buf[32768];
-} keep;
+};
+static struct kept bufs[2], *keep = &bufs[0];
 static char scratch[SYNTH_SCRATCH_MIN];	/* synth's, one synthesis at a time */
+
+static void keep_add(struct kept *k, const void *rec, size_t len)
+{
+	if (len <= sizeof(k->buf) - k->len) {
+		memcpy(k->buf + k->len, rec, len);
+		k->len += len;
+	}
+}
 
 /* a command's tree: what is synthesized joins the tree that track follows (a child forked
  * before the events were enabled has no FORK record), and is kept under --overwrite */
@@ -22,10 +33,8 @@ static int emit_tree(void *ctx, const void *rec, size_t len)
 
 	if (((const struct perf_event_header *)rec)->type == PERF_RECORD_COMM)
 		track__set_root(&r->track, tp_get32((const char *)rec + 8));
-	if (rec_overwrite(r) && len <= sizeof(keep.buf) - keep.len) {
-		memcpy(keep.buf + keep.len, rec, len);
-		keep.len += len;
-	}
+	if (rec_overwrite(r))
+		keep_add(keep, rec, len);
 	return r->fl.emit(ctx, rec, len);
 }
 
@@ -33,36 +42,64 @@ static void replay_kept(struct record *r)
 {
 	struct perf_event_header h;
 
-	for (size_t off = 0; off + sizeof(h) <= keep.len && !r->write_err; off += h.size) {
-		memcpy(&h, keep.buf + off, sizeof(h));
-		r->fl.emit(r, keep.buf + off, h.size);
+	for (size_t off = 0; off + sizeof(h) <= keep->len && !r->write_err; off += h.size) {
+		memcpy(&h, keep->buf + off, sizeof(h));
+		r->fl.emit(r, keep->buf + off, h.size);
 	}
-	keep.len = 0;
+	keep->len = 0;
 }
 
 static int keep_only(void *ctx, const void *rec, size_t len)
 {
-	(void)ctx;
-	if (len <= sizeof(keep.buf) - keep.len) {
-		memcpy(keep.buf + keep.len, rec, len);
-		keep.len += len;
-	}
+	keep_add(ctx, rec, len);
 	return 0;
+}
+
+/* does k hold an MMAP2 of pid (COMM and MMAP2 both have the pid at 8) */
+static bool has_maps(const struct kept *k, uint32_t pid)
+{
+	struct perf_event_header h;
+
+	for (size_t off = 0; off + sizeof(h) <= k->len; off += h.size) {
+		memcpy(&h, k->buf + off, sizeof(h));
+		if (h.type == PERF_RECORD_MMAP2 && tp_get32(k->buf + off + 8) == pid)
+			return true;
+	}
+	return false;
 }
 
 /* The rings are read only at snapshots: a command that ends before the first one, once its
  * ring wrapped (soon with --call-graph dwarf's samples), would have lost the COMM and MMAPs
- * of its exec. The loop takes them again every second from /proc for the last snapshot. */
+ * of its exec. The loop takes them again every second from /proc for the next snapshot. A
+ * process that has no mappings there now keeps those it had: it exited since (its samples
+ * are in the next snapshot's window), or it is exiting, its memory already gone and its
+ * reaping to come (a reading at that moment once left the last snapshot without the
+ * command's maps). What was read now comes first: what does not fit is the oldest. */
 void rec_keep_tree(struct record *r)
 {
 	const struct tp_rec_fmt fmt = { .id_hdr_size = tp_id_hdr_size(r->sample_type) };
+	struct kept *now = keep == &bufs[0] ? &bufs[1] : &bufs[0];
 	struct synth sc = {
-		.emit = keep_only, .ctx = r, .fmt = &fmt, .scratch = scratch,
+		.emit = keep_only, .ctx = now, .fmt = &fmt, .scratch = scratch,
 		.scratch_size = sizeof(scratch), .data = r->dwarf,
 	};
+	struct perf_event_header h;
+	uint32_t pid, last = 0;
+	bool take = false;
 
-	keep.len = 0;
+	now->len = 0;
 	synth__tree(&sc, r->root);
+	/* a process's records are together (its COMMs, then its MMAP2s): one look each */
+	for (size_t off = 0; off + sizeof(h) <= keep->len; off += h.size) {
+		memcpy(&h, keep->buf + off, sizeof(h));
+		pid = tp_get32(keep->buf + off + 8);
+		if (!off || pid != last)
+			take = !has_maps(now, pid);
+		last = pid;
+		if (take)
+			keep_add(now, keep->buf + off, h.size);
+	}
+	keep = now;
 }
 
 /* Which setting hides /proc/kallsyms's addresses (the kernel's kallsyms_show_value()):

@@ -7,7 +7,7 @@
 # header says where they came from; a sysroot still wins, a rebuilt copy in it is refused
 # and named; streams and flight snapshots carry them; --no-embed-symbols leaves them out
 # (and then the same report shows raw addresses).
-#   run.sh RECORDER HOST_TINYPERF [WORKDIR]        (about 15 s)
+#   run.sh RECORDER HOST_TINYPERF [WORKDIR]        (about 20 s)
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 T_NAME=${T_NAME:-embed}
@@ -438,20 +438,36 @@ fp=$!
 sleep 1.5
 kill -USR2 $fp 2>/dev/null
 wait $fp
-n=0 good=0
-for f in flight/perf.data.*; do
-	[ -f "$f" ] || continue
-	n=$((n + 1))
-	"$host" header -i "$f" 2>/dev/null | grep -q '^# embedded symbols' || continue
-	mv dev/app dev/libhot.so moved/
-	report_hidden "$f" "$f.txt"
-	mv moved/app moved/libhot.so dev/
-	syms "$f.txt" libhot.so | grep -qx hot_function && good=$((good + 1))
-done
+# flight_good FILE...: $n the files, $good those whose embedded symbols name hot_function
+# (reported as on another host)
+flight_good() {
+	n=0 good=0
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		"$host" header -i "$f" 2>/dev/null | grep -q '^# embedded symbols' || continue
+		mv dev/app dev/libhot.so moved/
+		report_hidden "$f" "$f.txt"
+		mv moved/app moved/libhot.so dev/
+		syms "$f.txt" libhot.so | grep -qx hot_function && good=$((good + 1))
+	done
+}
+flight_good flight/perf.data.*
 if [ $n -ge 2 ] && [ $good -eq $n ]; then
 	ok "each of $n flight snapshots carries its own embedded symbols (hot_function named)"
 else
 	fail "flight: $good of $n snapshots carry them: $(cat flight/rec.err)"
+fi
+# a process of the tree that was reaped seconds before the last snapshot, its samples in the
+# window: the recorder's copy of the tree, taken again every second, still has its maps
+mkdir -p flight2
+(cd flight2 && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
+	sh -c "'$work/dev/app' 40; sleep 2.5" 2>rec.err)
+flight_good flight2/perf.data.*
+if [ $n -eq 1 ] && [ $good -eq 1 ]; then
+	ok "a child reaped 2.5 s before the last snapshot keeps its maps there (hot_function named)"
+else
+	fail "flight: a child reaped before the end: $good of $n snapshots name hot_function: $(cat flight2/rec.err)"
 fi
 
 done_tests
