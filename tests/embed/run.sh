@@ -430,14 +430,35 @@ else
 fi
 
 # ---- flight recorder snapshots -------------------------------------------------------
-mkdir -p flight
-# long enough (4-8 s here) that the signal at 1.5 s lands while the command runs
-(cd flight && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
-	"$work/dev/app" 300 2>rec.err) &
-fp=$!
-sleep 1.5
-kill -USR2 $fp 2>/dev/null
-wait $fp
+# app_pid PID: the process "app" in the tree of PID, the recorder, and its CPU time (user +
+# system, clock ticks): "PID TICKS", empty before it runs
+app_pid() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v pp="$1" '
+		{ ppid[$1] = $4 } $2 == "(app)" { app[$1] = $14 + $15 }
+		END { for (p in app) for (q = ppid[p]; q > 1; q = ppid[q]) if (q == pp) { print p, app[p]; exit } }'
+}
+# snapshot_mid DIR PID: once app in PID's tree has run a quarter of a second of CPU
+# (hundreds of samples, libhot.so's among them), a snapshot with app stopped: it is alive
+# at the snapshot however loaded the machine is, and runs on after it. $t: its ticks
+snapshot_mid() {
+	quarter=$(($(getconf CLK_TCK) / 4)) i=0 t=0 ap=
+	while [ $i -lt 600 ] && kill -0 "$2" 2>/dev/null; do
+		set -- "$1" "$2" $(app_pid "$2")
+		ap=${3:-} t=${4:-0}
+		[ "$t" -ge $quarter ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$t" -ge $quarter ] || return 1
+	kill -STOP "$ap"
+	kill -USR2 "$2"
+	i=0	# the snapshot is written when its file is named
+	while ! ls "$1"/perf.data.2* >/dev/null 2>&1 && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -CONT "$ap"
+}
 # flight_good FILE...: $n the files, $good those whose embedded symbols name hot_function
 # (reported as on another host)
 flight_good() {
@@ -452,19 +473,36 @@ flight_good() {
 		syms "$f.txt" libhot.so | grep -qx hot_function && good=$((good + 1))
 	done
 }
+mkdir -p flight
+# app 300: about 3.5 s of CPU, most of it after the first snapshot
+(cd flight && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
+	"$work/dev/app" 300 2>rec.err) &
+fp=$!
+snapshot_mid flight $fp
+mid=$?
+wait $fp
 flight_good flight/perf.data.*
-if [ $n -ge 2 ] && [ $good -eq $n ]; then
+if [ $mid -ne 0 ]; then
+	fail "flight: app did not run 0.25 s of CPU in 60 s (${t:-no} ticks): $(cat flight/rec.err)"
+elif [ $n -ge 2 ] && [ $good -eq $n ]; then
 	ok "each of $n flight snapshots carries its own embedded symbols (hot_function named)"
 else
 	fail "flight: $good of $n snapshots carry them: $(cat flight/rec.err)"
 fi
-# a process of the tree that was reaped seconds before the last snapshot, its samples in the
-# window: the recorder's copy of the tree, taken again every second, still has its maps
+# a process of the tree that was reaped seconds before the last snapshot, its samples in that
+# window (it ran on after the first): the recorder's copy of the tree, taken again every
+# second, still has its maps
 mkdir -p flight2
 (cd flight2 && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
-	sh -c "'$work/dev/app' 40; sleep 2.5" 2>rec.err)
+	sh -c "'$work/dev/app' 100; sleep 2.5" 2>rec.err) &
+fp=$!
+snapshot_mid flight2 $fp
+mid=$?
+wait $fp
 flight_good flight2/perf.data.*
-if [ $n -eq 1 ] && [ $good -eq 1 ]; then
+if [ $mid -ne 0 ]; then
+	fail "flight: app did not run 0.25 s of CPU in 60 s (${t:-no} ticks): $(cat flight2/rec.err)"
+elif [ $n -eq 2 ] && [ $good -eq 2 ]; then
 	ok "a child reaped 2.5 s before the last snapshot keeps its maps there (hot_function named)"
 else
 	fail "flight: a child reaped before the end: $good of $n snapshots name hot_function: $(cat flight2/rec.err)"
