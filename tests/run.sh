@@ -142,9 +142,10 @@ part "build-id cache, archive, diff (+ Linux perf)" "$src/tests/cache/run.sh" "$
 # 10 targets with their build (measured), about 4 min for 12
 part "fuzz every parser of untrusted bytes (25 s per target)" env FUZZ_O="$out" \
 	"$src/tests/fuzz/run.sh" 25
-# last and alone: it records -a, so every other part's programs would be sampled too, and the
-# recorder's sampled-address and DSO state grows with what runs (a step of 56 kB at 360 s,
-# while killed.sh's perf and ASan report ran, failed the flat-RSS check in one CI run)
+# last and alone: it records -a, so every other part's programs would be tracked too, and the
+# recorder's arena keeps the peak of its per-process maps and DSOs (bounded, not a leak): more
+# processes or maps than before step RSS up for good (56 kB at 360 s, while killed.sh's perf
+# and ASan report ran, failed the flat-RSS check in one CI run)
 part "flight recorder soak: 10 min -a -F 1000, churn, flat RSS" \
 	"$src/tests/flight/soak.sh" "$out/qemu-x86_64-musl/tinyperf" "$out/flight-soak" 600
 
