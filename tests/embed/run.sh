@@ -473,39 +473,41 @@ flight_good() {
 		syms "$f.txt" libhot.so | grep -qx hot_function && good=$((good + 1))
 	done
 }
-mkdir -p flight
+# flight_run DIR CMD...: CMD recorded in DIR with --overwrite, a snapshot mid-way and one at
+# its end; n and good (flight_good) say how it went. A first snapshot that could not be taken
+# is a failure reported here, and the status is 1
+flight_run() {
+	d=$1
+	shift
+	mkdir -p "$d"
+	(cd "$d" && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- "$@" \
+		2>rec.err) &
+	fp=$!
+	snapshot_mid "$d" $fp
+	mid=$?
+	wait $fp
+	flight_good "$d"/perf.data.*
+	[ $mid -eq 0 ] && return 0
+	fail "flight: app did not run 0.25 s of CPU in 60 s (${t:-no} ticks): $(cat "$d/rec.err")"
+	return 1
+}
 # app 300: about 3.5 s of CPU, most of it after the first snapshot
-(cd flight && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
-	"$work/dev/app" 300 2>rec.err) &
-fp=$!
-snapshot_mid flight $fp
-mid=$?
-wait $fp
-flight_good flight/perf.data.*
-if [ $mid -ne 0 ]; then
-	fail "flight: app did not run 0.25 s of CPU in 60 s (${t:-no} ticks): $(cat flight/rec.err)"
-elif [ $n -ge 2 ] && [ $good -eq $n ]; then
-	ok "each of $n flight snapshots carries its own embedded symbols (hot_function named)"
-else
-	fail "flight: $good of $n snapshots carry them: $(cat flight/rec.err)"
+if flight_run flight "$work/dev/app" 300; then
+	if [ $n -ge 2 ] && [ $good -eq $n ]; then
+		ok "each of $n flight snapshots carries its own embedded symbols (hot_function named)"
+	else
+		fail "flight: $good of $n snapshots carry them: $(cat flight/rec.err)"
+	fi
 fi
 # a process of the tree that was reaped seconds before the last snapshot, its samples in that
 # window (it ran on after the first): the recorder's copy of the tree, taken again every
 # second, still has its maps
-mkdir -p flight2
-(cd flight2 && exec "$rec" record -q -g --overwrite --switch-output -o perf.data -- \
-	sh -c "'$work/dev/app' 100; sleep 2.5" 2>rec.err) &
-fp=$!
-snapshot_mid flight2 $fp
-mid=$?
-wait $fp
-flight_good flight2/perf.data.*
-if [ $mid -ne 0 ]; then
-	fail "flight: app did not run 0.25 s of CPU in 60 s (${t:-no} ticks): $(cat flight2/rec.err)"
-elif [ $n -eq 2 ] && [ $good -eq 2 ]; then
-	ok "a child reaped 2.5 s before the last snapshot keeps its maps there (hot_function named)"
-else
-	fail "flight: a child reaped before the end: $good of $n snapshots name hot_function: $(cat flight2/rec.err)"
+if flight_run flight2 sh -c "'$work/dev/app' 100; sleep 2.5"; then
+	if [ $n -eq 2 ] && [ $good -eq 2 ]; then
+		ok "a child reaped 2.5 s before the last snapshot keeps its maps there (hot_function named)"
+	else
+		fail "flight: a child reaped before the end: $good of $n snapshots name hot_function: $(cat flight2/rec.err)"
+	fi
 fi
 
 done_tests
