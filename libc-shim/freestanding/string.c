@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The string and memory functions of str.h for the freestanding backend. gcc emits calls to
  * memcpy, memmove, memset and memcmp by itself (struct copies and zeroing), so these must
- * exist; they favour size, with a word loop only where the ring copy and zeroing spend time. */
+ * exist; they favour size, with a word loop only where the ring copy, zeroing and the
+ * kallsyms line scan (memchr) spend time. */
 #include "libc-shim/str.h"
 
 /* stop gcc from recognising the loops below as memcpy/memset and calling them recursively */
@@ -70,10 +71,19 @@ int memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+/* a word at a time while whole words remain (kallsyms' ~5 MB of lines go through here):
+ * a word holds the byte when the word XOR the byte repeated has a zero byte */
 void *memchr(const void *s, int c, size_t n)
 {
 	const unsigned char *p = s;
+	const size_t ones = (size_t)-1 / 0xff, highs = ones << 7, rep = ones * (unsigned char)c;
 
+	for (size_t w; n >= sizeof(w); n -= sizeof(w), p += sizeof(w)) {
+		__builtin_memcpy(&w, p, sizeof(w));	/* a load: this file has -fno-builtin */
+		w ^= rep;
+		if ((w - ones) & ~w & highs)
+			break;
+	}
 	for (; n; n--, p++)
 		if (*p == (unsigned char)c)
 			return (void *)p;

@@ -52,26 +52,11 @@ struct ksrc {
 	int err;
 };
 
-/* the first '\n' in [p, end), or NULL: a word at a time (the freestanding shim's memchr
- * goes bytewise, and this runs over the ~5 MB of a distribution kernel's kallsyms) */
-static const char *newline(const char *p, const char *end)
-{
-	const size_t ones = (size_t)-1 / 0xff, nl = ones * '\n', highs = ones << 7;
-
-	for (size_t w; (size_t)(end - p) >= sizeof(w); p += sizeof(w)) {
-		memcpy(&w, p, sizeof(w));
-		w ^= nl;
-		if ((w - ones) & ~w & highs)	/* a zero byte: a newline in this word */
-			break;
-	}
-	return memchr(p, '\n', (size_t)(end - p));
-}
-
 /* "ffffffffc0a01000 t name\t[mod]\n": 1 and *s for a function, 0 for another line, -1
  * when the line is not all in [p, end); *used: its length */
 static int scan(const char *p, const char *end, struct ksym *s, size_t *used)
 {
-	const char *q = p, *nl = newline(p, end), *t;
+	const char *q = p, *nl = memchr(p, '\n', (size_t)(end - p)), *t;
 	uint64_t a = 0;
 
 	if (!nl)

@@ -5,6 +5,42 @@
 
 static const struct test_env *env;
 
+/* memchr against a byte loop: every start alignment, length and place of the byte, in
+ * buffers of the bytes a word-at-a-time test may confuse with it (its neighbours, 0x80,
+ * 0xff, 0) and the byte itself 0, 0x80 and 0xff */
+static void test_memchr(void)
+{
+	static const unsigned char cs[] = { '\n', 0, 0x80, 0xff };
+	unsigned char buf[48];
+	int bad = 0, runs = 0;
+
+	for (unsigned ci = 0; ci < sizeof(cs); ci++) {
+		unsigned char c = cs[ci];
+		const unsigned char fill[] = { (unsigned char)(c ^ 1), (unsigned char)(c + 1),
+					       (unsigned char)(c - 1), 0x80, 0xff, 0, 0x7f, 0x01 };
+
+		for (unsigned at = 0; at < 8; at++)
+			for (unsigned len = 0; at + len <= 40; len++)
+				for (unsigned pos = 0; pos <= len; pos++) {	/* pos == len: absent */
+					const unsigned char *got, *want = NULL;
+
+					for (unsigned i = 0; i < sizeof(buf); i++)
+						buf[i] = fill[(i + at + len) % sizeof(fill)] == c ?
+							 (unsigned char)(c ^ 2) : fill[(i + at + len) % sizeof(fill)];
+					if (pos < len)
+						buf[at + pos] = c;
+					buf[at + len] = c;	/* just past the end: must not be found */
+					for (unsigned i = 0; i < len && !want; i++)
+						want = buf[at + i] == c ? buf + at + i : NULL;
+					got = memchr(buf + at, c, len);
+					bad += got != want;
+					runs++;
+				}
+	}
+	EQ("memchr = a byte loop, every alignment, length and place (bytes 0a 00 80 ff)", bad, 0);
+	TRUE("memchr cases run", runs > 10000, runs);
+}
+
 static void test_string(void)
 {
 	char a[32], b[32];
@@ -25,6 +61,7 @@ static void test_string(void)
 	EQ("memcmp equal", memcmp("abc", "abc", 3), 0);
 	EQ("memchr", (const char *)memchr(s, 'w', sizeof(s)) - s, 6);
 	TRUE("memchr missing", memchr(s, 'z', sizeof(s)) == NULL, 0);
+	test_memchr();
 	EQ("strlen", strlen(s), 11);
 	EQ("strlen empty", strlen(""), 0);
 	EQ("strnlen", strnlen(s, 5), 5);
