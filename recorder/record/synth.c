@@ -56,7 +56,8 @@ static uint32_t dir_next(struct tp_dir *d)
 
 /* ---- one process ---- */
 
-static int comms(struct synth *s, uint32_t pid)
+/* *other: a thread of pid other than its leader, 0 if none */
+static int comms(struct synth *s, uint32_t pid, uint32_t *other)
 {
 	char path[48], comm[32];
 	struct tp_dir d;
@@ -71,6 +72,7 @@ static int comms(struct synth *s, uint32_t pid)
 		tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
 		if (tp_read_line(path, comm, sizeof(comm)) < 0)
 			continue;	/* the thread exited */
+		*other = tid != pid && !*other ? tid : *other;
 		err = emit(s, tp_rec__comm(s->scratch, REC_CAP, s->fmt, pid, tid, comm, false));
 		if (err)
 			break;
@@ -120,29 +122,43 @@ static int maps_line(struct synth *s, uint32_t pid, const char *p)
 	return emit(s, tp_rec__mmap2(s->scratch, REC_CAP, s->fmt, misc, &m));
 }
 
-int synth__task(struct synth *s, uint32_t pid)
+/* the mappings of pid as thread tid sees them; *none: no line at all */
+static int maps(struct synth *s, uint32_t pid, uint32_t tid, bool *none)
 {
-	char path[32], *line;
+	char path[48], *line;
 	struct tp_lines l;
 	int err;
 
-	err = setup(s);
-	if (err)
-		return err;
-	err = comms(s, pid);
-	if (err)
-		return err;
-	tp_snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	tp_snprintf(path, sizeof(path), "/proc/%u/task/%u/maps", pid, tid);
 	err = tp_lines__open(&l, path, LINE_BUF(s), LINE_CAP);
 	if (err)
 		return gone(err) ? 0 : err;
-	while ((line = tp_lines__next(&l)) && (err = maps_line(s, pid, line)) >= 0)
+	while ((line = tp_lines__next(&l)) && (*none = false, err = maps_line(s, pid, line)) >= 0)
 		;
 	tp_lines__close(&l);
 	if (err > 0)
 		err = 0;
 	/* a read error other than the process going away is worth reporting */
 	return err ? err : gone(l.err) ? 0 : l.err;
+}
+
+int synth__task(struct synth *s, uint32_t pid)
+{
+	uint32_t other = 0;
+	bool none = true;
+	int err;
+
+	err = setup(s);
+	if (err)
+		return err;
+	err = comms(s, pid, &other);
+	if (!err)
+		err = maps(s, pid, pid, &none);
+	/* a leader that called pthread_exit has no mm and shows no maps, while its threads run
+	 * on in them (Linux perf loses them): a thread's view of the same mm */
+	if (!err && none && other)
+		err = maps(s, pid, other, &none);
+	return err;
 }
 
 int synth__all_tasks(struct synth *s)

@@ -89,6 +89,22 @@ for g in "" "-g"; do
 	buildid_check "spin-a$gn" "$wl/spin"
 done
 
+# -p of a process whose main thread has exited (pthread_exit): the leader has no mm and
+# /proc/PID/maps is empty while the other thread runs on in those mappings; they come from
+# that thread's /proc/PID/task/TID/maps (Linux perf 6.1 reads the leader's and names none)
+"$wl/spin" 3 exit-main & pid=$!
+i=0
+while [ -n "$(cat /proc/$pid/maps 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+lm=$(grep -c . /proc/$pid/maps 2>/dev/null)
+record spin-zleader $ev -p $pid --duration 0.5
+peer_check spin-zleader "leaf"
+perf record -q $ev -p $pid -o "$work/spin-zleader-perf.data" -- sleep 0.5 >/dev/null 2>&1
+kill $pid 2>/dev/null; wait $pid 2>/dev/null
+share() { perf report -i "$1" --stdio -q --sort dso 2>/dev/null | awk '$2 == "spin" { print $1 + 0 }'; }
+nd=$(share "$work/spin-zleader.data") np=$(share "$work/spin-zleader-perf.data")
+check "spin-zleader: the leader shows ${lm:-?} maps; ${nd:-0} % of the samples in spin's DSO (Linux perf's own recording: ${np:-0} %)" \
+	awk -v n="${nd:-0}" -v l="${lm:-1}" 'BEGIN { exit !(l == 0 && n > 90) }'
+
 # a command's tree is sampled from its exec on, never before: tinyperf's own code in the
 # forked child until execve (here a PATH search through 3000 missing directories, ~10 ms at
 # 10 kHz) is not the command's (the per-CPU events following the tree are on before the

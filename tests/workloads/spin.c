@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* spin: two threads each running a fixed integer loop through two noinline functions
  * (mid -> leaf), so a profile must put leaf on top and mid right under it.
- * usage: spin [SECONDS] (default 2) */
+ * usage: spin [SECONDS] [exit-main]   (default 2 s; exit-main: the main thread calls
+ * pthread_exit once the other runs, leaving a zombie leader with no maps of its own) */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static volatile unsigned long sink;
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
 
 	seconds = argc > 1 ? atof(argv[1]) : 2.0;
 	pthread_create(&t, NULL, worker, (void *)1UL);
+	if (argc > 2 && !strcmp(argv[2], "exit-main"))
+		pthread_exit(NULL);
 	worker((void *)2UL);
 	pthread_join(t, NULL);
 	return 0;
