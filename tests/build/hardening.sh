@@ -94,12 +94,13 @@ hv_user() {
 	else "$@"; fi
 }
 
-# hv_make ENV OUTDIR LOG ARGS...: make in that environment, as that user
+# hv_make ENV OUTDIR LOG ARGS...: make in that environment, as that user (from the output
+# directory: make -C goes back to where it started, which that user may not enter)
 hv_make() {
 	e=$1 o=$2 log=$3; shift 3
-	hv_user env -i PATH="$e/bin" HOME="$o" TP_DL_DIR="$TP_DL_DIR" LC_ALL=C \
+	(cd "$o" && hv_user env -i PATH="$e/bin" HOME="$o" TP_DL_DIR="$hv_dl" LC_ALL=C \
 		${hv_env_cflags:+"CFLAGS=$hv_env_cflags"} ${hv_env_ldflags:+"LDFLAGS=$hv_env_ldflags"} \
-		make --no-print-directory -j"$hv_jobs" -C "$hv_src" O="$o" "$@" >>"$log" 2>&1
+		make --no-print-directory -j"$hv_jobs" -C "$hv_src" O="$o" "$@") >>"$log" 2>&1
 }
 
 # hv_cell SET ARCH VARIANT LEVEL ENGINE: configure (once per directory) and build one cell
@@ -181,12 +182,18 @@ hv_matrix() {
 	hv_env "$tmp/env-absent" absent
 	hv_env "$tmp/env-present" present
 	mkdir -p "$tmp/hv"
-	# nobody must be able to read the tree (not so under /root): else a copy of it
-	hv_src=$src
+	# nobody must be able to read the tree and the downloads (not so under /root): else
+	# copies of them
+	hv_src=$src hv_dl=$TP_DL_DIR
 	if ! hv_user test -r "$src/Makefile"; then
 		hv_src=$tmp/src
 		mkdir -p "$hv_src"
 		(cd "$src" && tar --exclude=./out --exclude=./.git -cf - .) | tar -C "$hv_src" -xf -
+	fi
+	if ! hv_user test -r "$TP_DL_DIR/." || ! hv_user test -x "$TP_DL_DIR"; then
+		hv_dl=$tmp/dl
+		mkdir -p "$hv_dl"
+		(cd "$TP_DL_DIR" && tar -cf - .) | tar -C "$hv_dl" -xf -
 	fi
 	if [ -n "${BUILD_VARS_FULL:-}" ]; then
 		for s in br yocto; do for a in $hv_arches; do for v in musl freestanding toolchain; do
