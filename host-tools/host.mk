@@ -15,7 +15,10 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 	-DTP_VERSION='"$(VERSION)"' \
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 HOST_CAPSTONE ?= y
-TP_HOST_LIBS := -ldw -lelf -larchive $(if $(filter n,$(HOST_CAPSTONE)),,-lcapstone) -lz -lncurses -lm
+TP_HOST_LIBS := -ldw -lelf $(if $(filter n,$(HOST_CAPSTONE)),,-lcapstone) -lz -lncurses -lm
+# libarchive is opened (dlopen) by the archive commands only (lib/common/dl.h); the unit tests
+# that build tars themselves link it
+TP_HOST_TEST_LIBS := $(TP_HOST_LIBS) -larchive
 
 # The libraries' headers, looked for before anything compiles: what is missing is one line
 # naming the Debian packages (the build installs nothing; 'make deps' does).
@@ -59,7 +62,7 @@ test-deps = -MMD -MP -MF $(host-obj)/tests/$(notdir $@).d
 $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-objs)
 	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
 	$(Q)mkdir -p $(@D) $(host-obj)/tests
-	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) $(test-deps) -o $@ $< $(host-lib-objs) $(TP_HOST_LIBS)
+	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) $(test-deps) -o $@ $< $(host-lib-objs) $(TP_HOST_TEST_LIBS)
 
 # The recorder pieces with logic worth testing on the host (arena, synthesis, DSO tracking,
 # build-ids) are compiled again for it, only for tests/unit/test-rec-*.c: the host tool itself
@@ -71,7 +74,7 @@ $(host-rec-tests): $(host-bin)/tests/%: $(srctree)/tests/unit/%.c $(host-lib-obj
 	$(quiet) HOSTLD $(patsubst $(objtree)/%,%,$@)
 	$(Q)mkdir -p $(@D) $(host-obj)/tests
 	$(Q)$(HOSTCC) $(TP_HOST_CFLAGS) $(HOST_CFLAGS) $(HOST_LDFLAGS) $(test-deps) -o $@ $< $(host-rec-objs) \
-		$(host-lib-objs) $(TP_HOST_LIBS)
+		$(host-lib-objs) $(TP_HOST_TEST_LIBS)
 
 host-unit-tests := $(patsubst $(srctree)/tests/unit/%.c,$(host-bin)/tests/%,$(wildcard $(srctree)/tests/unit/test-*.c))
 

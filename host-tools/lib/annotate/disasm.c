@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Disassembly with Capstone: the mode from the ELF header (class, byte order, e_machine,
- * e_flags), on ARM switched between ARM, Thumb and data by the mapping symbols. */
+ * e_flags), on ARM switched between ARM, Thumb and data by the mapping symbols. Capstone is
+ * opened the first time something is disassembled (common/dl.h), not by every command. */
 #define _GNU_SOURCE
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -11,6 +12,20 @@
 
 #include "host-tools/lib/annotate/internal.h"
 #include "host-tools/lib/common/common.h"
+
+/* Capstone's soname carries its API's major version (libcapstone.so.4 in Debian bookworm) */
+#define CS_STR(x)	#x
+#define CS_SONAME(major)	"libcapstone.so." CS_STR(major)
+
+#define CS_FNS(X)	X(cs_open) X(cs_option) X(cs_malloc) X(cs_disasm_iter) X(cs_insn_group) \
+			X(cs_insn_name) X(cs_free) X(cs_close)
+#define CS_ENUM(fn)	CSF_##fn,
+enum { CS_FNS(CS_ENUM) CSF_NR };
+#define CS_NAME(fn)	#fn,
+static const char *const cs_names[CSF_NR] = { CS_FNS(CS_NAME) };
+static tp_dl_fn cs_fns[CSF_NR];
+/* Capstone's function fn, once loaded */
+#define CS(fn)		TP_DL_CALL(cs_fns, CSF_##fn, fn)
 
 /* e_flags of MIPS (elf.h has them; spelled here so an older elf.h does not matter) */
 #define MIPS_ARCH_MASK	0xf0000000u
@@ -116,7 +131,8 @@ static bool branch_target(csh h, const cs_insn *ci, cs_arch arch, uint64_t *targ
 	const cs_detail *d = ci->detail;
 	bool found = false;
 
-	if (!d || (!cs_insn_group(h, ci, CS_GRP_JUMP) && !cs_insn_group(h, ci, CS_GRP_CALL)))
+	if (!d || (!CS(cs_insn_group)(h, ci, CS_GRP_JUMP) &&
+		   !CS(cs_insn_group)(h, ci, CS_GRP_CALL)))
 		return false;
 	switch (arch) {
 	case CS_ARCH_X86:
@@ -161,7 +177,7 @@ static void squeeze_commas(char *s)
  * mnemonic is Capstone's name of the instruction plus one letter ("movl", not "movzbl"). */
 static void drop_size_suffix(csh h, const cs_insn *ci, char *mnemonic)
 {
-	const char *base = cs_insn_name(h, ci->id);
+	const char *base = CS(cs_insn_name)(h, ci->id);
 	size_t n = base ? strlen(base) : 0;
 	bool reg = false, flow;
 
@@ -170,8 +186,8 @@ static void drop_size_suffix(csh h, const cs_insn *ci, char *mnemonic)
 		return;
 	for (unsigned i = 0; i < ci->detail->x86.op_count; i++)
 		reg |= ci->detail->x86.operands[i].type == X86_OP_REG;
-	flow = cs_insn_group(h, ci, CS_GRP_JUMP) || cs_insn_group(h, ci, CS_GRP_CALL) ||
-	       cs_insn_group(h, ci, CS_GRP_RET) || ci->id == X86_INS_PUSH ||
+	flow = CS(cs_insn_group)(h, ci, CS_GRP_JUMP) || CS(cs_insn_group)(h, ci, CS_GRP_CALL) ||
+	       CS(cs_insn_group)(h, ci, CS_GRP_RET) || ci->id == X86_INS_PUSH ||
 	       ci->id == X86_INS_POP;
 	if (reg || flow)
 		mnemonic[n] = '\0';
@@ -188,7 +204,7 @@ static int add_code(const struct tp_annelf *e, csh h, cs_arch arch, cs_insn *ci,
 		const uint8_t *code = p;
 		struct tp_insn *in;
 
-		if (cs_disasm_iter(h, &code, &left, &at, ci)) {
+		if (CS(cs_disasm_iter)(h, &code, &left, &at, ci)) {
 			in = append(out, ci->address, ci->size);
 			if (!in)
 				return -TP_ERR_NOMEM;
@@ -260,12 +276,14 @@ int tp_annelf__disasm(struct tp_annelf *e, uint64_t start, uint64_t size, bool t
 	err = cs_mode_of(e, thumb_start, &arch, &mode);
 	if (err)
 		return err;
-	if (cs_open(arch, mode, &h) != CS_ERR_OK)
+	if (tp_dl__load(CS_SONAME(CS_API_MAJOR), cs_names, cs_fns, CSF_NR, NULL))
+		return -ELIBACC;
+	if (CS(cs_open)(arch, mode, &h) != CS_ERR_OK)
 		return -ENOEXEC;
 	if (arch == CS_ARCH_X86)
-		cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);	/* for the targets of jumps and calls */
-	ci = cs_malloc(h);
+		CS(cs_option)(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	CS(cs_option)(h, CS_OPT_DETAIL, CS_OPT_ON);	/* for the targets of jumps and calls */
+	ci = CS(cs_malloc)(h);
 	if (!ci) {
 		err = -TP_ERR_NOMEM;
 		goto out;
@@ -283,7 +301,7 @@ int tp_annelf__disasm(struct tp_annelf *e, uint64_t start, uint64_t size, bool t
 			bool thumb = k == 't';
 
 			if (arch == CS_ARCH_ARM &&
-			    cs_option(h, CS_OPT_MODE, (thumb ? CS_MODE_THUMB : CS_MODE_ARM) |
+			    CS(cs_option)(h, CS_OPT_MODE, (thumb ? CS_MODE_THUMB : CS_MODE_ARM) |
 				      (e->big_endian ? CS_MODE_BIG_ENDIAN : 0)) != CS_ERR_OK) {
 				err = -ENOEXEC;
 				goto out;
@@ -296,8 +314,8 @@ int tp_annelf__disasm(struct tp_annelf *e, uint64_t start, uint64_t size, bool t
 	}
 out:
 	if (ci)
-		cs_free(ci, 1);
-	cs_close(&h);
+		CS(cs_free)(ci, 1);
+	CS(cs_close)(&h);
 	return err;
 }
 

@@ -11,8 +11,6 @@
  * planted in the target by someone else is never written through) and making each file
  * appear whole (temp name + rename), so concurrent readers and writers are safe. */
 #define _GNU_SOURCE
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include <unistd.h>
 
 #include "host-tools/lib/archive/archive.h"
+#include "host-tools/lib/archive/larc.h"
 #include "host-tools/lib/common/common.h"
 
 enum tree { TREE_CACHE, TREE_DATA };
@@ -163,15 +162,15 @@ static int check_under_links(struct unpack *u)
 
 static int open_archive(struct archive **a, const char *path, const struct tp_log *log)
 {
-	*a = archive_read_new();
+	*a = LA(archive_read_new)();
 	if (!*a)
 		return -TP_ERR_NOMEM;
-	archive_read_support_filter_all(*a);
-	archive_read_support_format_tar(*a);
-	archive_read_support_format_gnutar(*a);
-	if (archive_read_open_filename(*a, path, 1 << 16) != ARCHIVE_OK) {
-		tp_log__error(log, "cannot open %s: %s", path, archive_error_string(*a));
-		archive_read_free(*a);
+	LA(archive_read_support_filter_all)(*a);
+	LA(archive_read_support_format_tar)(*a);
+	LA(archive_read_support_format_gnutar)(*a);
+	if (LA(archive_read_open_filename)(*a, path, 1 << 16) != ARCHIVE_OK) {
+		tp_log__error(log, "cannot open %s: %s", path, LA(archive_error_string)(*a));
+		LA(archive_read_free)(*a);
 		*a = NULL;
 		return -TP_ERR_IO;
 	}
@@ -180,9 +179,9 @@ static int open_archive(struct archive **a, const char *path, const struct tp_lo
 
 static int check_one(struct unpack *u, struct archive_entry *e, bool *has_debug)
 {
-	const char *name = archive_entry_pathname(e), *hl = archive_entry_hardlink(e);
-	const char *sl = archive_entry_symlink(e);
-	mode_t type = archive_entry_filetype(e);
+	const char *name = LA(archive_entry_pathname)(e), *hl = LA(archive_entry_hardlink)(e);
+	const char *sl = LA(archive_entry_symlink)(e);
+	mode_t type = LA(archive_entry_filetype)(e);
 	char *path, *target = NULL;
 	enum kind k;
 
@@ -313,7 +312,7 @@ static int copy_data(struct archive *a, int fd)
 	la_int64_t off;
 	int r;
 
-	while ((r = archive_read_data_block(a, &buf, &len, &off)) == ARCHIVE_OK) {
+	while ((r = LA(archive_read_data_block)(a, &buf, &len, &off)) == ARCHIVE_OK) {
 		if (lseek(fd, off, SEEK_SET) < 0)
 			return -errno;
 		r = tp_fs__write_all(fd, buf, len);
@@ -373,7 +372,7 @@ static int extract_one(struct unpack *u, struct archive *a, const struct member 
 		if (err) {
 			unlinkat(dir, tmp, 0);
 			tp_log__error(u->log, "cannot extract %s: %s", m->path, err == -TP_ERR_IO ?
-				      archive_error_string(a) : tp_strerror(err));
+				      LA(archive_error_string)(a) : tp_strerror(err));
 			close(dir);
 			return err;
 		}
@@ -432,17 +431,17 @@ static int extract(struct unpack *u, const char *archive, struct tp_unpack_stats
 	if (err)
 		goto out;
 	/* the same members in the same order as pass 1 */
-	while (!err && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK && i < u->n) {
+	while (!err && (r = LA(archive_read_next_header)(a, &e)) == ARCHIVE_OK && i < u->n) {
 		err = extract_one(u, a, &u->m[i], roots[u->m[i].tree], st);
 		if (!err && u->m[i].kind == K_FILE)
-			st->bytes += (uint64_t)archive_entry_size(e);
+			st->bytes += (uint64_t)LA(archive_entry_size)(e);
 		i++;
 	}
 	if (!err && i != u->n) {
 		tp_log__error(u->log, "%s changed while it was unpacked", archive);
 		err = -TP_ERR_IO;
 	}
-	archive_read_free(a);
+	LA(archive_read_free)(a);
 out:
 	for (int t = 0; t < 2; t++)
 		if (roots[t] >= 0)
@@ -460,17 +459,19 @@ int tp_archive__unpack(const char *archive, const struct tp_unpack_conf *conf,
 	int err, r;
 
 	memset(st, 0, sizeof(*st));
-	err = open_archive(&a, archive, u.log);
+	err = tp_larc__load(u.log);
+	if (!err)
+		err = open_archive(&a, archive, u.log);
 	if (err)
 		return err;
-	while (!err && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK)
+	while (!err && (r = LA(archive_read_next_header)(a, &e)) == ARCHIVE_OK)
 		err = check_one(&u, e, &has_debug);
 	if (!err && r != ARCHIVE_EOF) {
-		tp_log__error(u.log, "%s: %s", archive, archive_error_string(a) ?
-			      archive_error_string(a) : "not a tar archive");
+		tp_log__error(u.log, "%s: %s", archive, LA(archive_error_string)(a) ?
+			      LA(archive_error_string)(a) : "not a tar archive");
 		err = -TP_ERR_INVAL;
 	}
-	archive_read_free(a);
+	LA(archive_read_free)(a);
 	if (!err && !u.n) {
 		tp_log__error(u.log, "%s: the archive is empty", archive);
 		err = -TP_ERR_INVAL;

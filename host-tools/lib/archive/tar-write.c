@@ -5,8 +5,6 @@
  * lib/tar/ holds the host library's only libarchive users, so that what links the rest
  * without -larchive (the fuzz targets) still links. */
 #define _GNU_SOURCE
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,14 +17,16 @@
 
 #include "host-tools/lib/archive/archive.h"
 #include "host-tools/lib/archive/elfslim.h"
+#include "host-tools/lib/archive/larc.h"
 #include "host-tools/lib/common/common.h"
 
 #define CHUNK (1 << 20)
 
 static int ar_fail(struct archive *a, const struct tp_log *log, const char *what)
 {
-	tp_log__error(log, "%s: %s", what, archive_error_string(a) ? archive_error_string(a) :
-		      "libarchive failed");
+	const char *msg = LA(archive_error_string)(a);
+
+	tp_log__error(log, "%s: %s", what, msg ? msg : "libarchive failed");
 	return -TP_ERR_IO;
 }
 
@@ -43,9 +43,9 @@ const char *tp_arccomp__suffix(enum tp_arccomp c)
 static int add_filter(struct archive *a, enum tp_arccomp comp)
 {
 	switch (comp) {
-	case TP_ARC_ZSTD: return archive_write_add_filter_zstd(a);
-	case TP_ARC_XZ: return archive_write_add_filter_xz(a);
-	case TP_ARC_GZIP: return archive_write_add_filter_gzip(a);
+	case TP_ARC_ZSTD: return LA(archive_write_add_filter_zstd)(a);
+	case TP_ARC_XZ: return LA(archive_write_add_filter_xz)(a);
+	case TP_ARC_GZIP: return LA(archive_write_add_filter_gzip)(a);
 	default: return ARCHIVE_OK;
 	}
 }
@@ -58,11 +58,13 @@ bool tp_archive__can_write(enum tp_arccomp c)
 
 	if (c == TP_ARC_NONE)
 		return true;
-	a = archive_write_new();
+	if (tp_larc__load(NULL))
+		return false;
+	a = LA(archive_write_new)();
 	if (!a)
 		return false;
 	ok = add_filter(a, c) == ARCHIVE_OK;
-	archive_write_free(a);
+	LA(archive_write_free)(a);
 	return ok;
 }
 
@@ -87,13 +89,14 @@ static int set_filter(struct archive *a, enum tp_arccomp comp, int level,
 		return ar_fail(a, log, name);
 	if (level > 0) {
 		snprintf(lv, sizeof(lv), "%d", level);
-		if (archive_write_set_filter_option(a, name, "compression-level", lv) != ARCHIVE_OK)
+		if (LA(archive_write_set_filter_option)(a, name, "compression-level", lv) !=
+		    ARCHIVE_OK)
 			return ar_fail(a, log, "compression level");
 	}
 	if (comp != TP_ARC_GZIP && ncpu > 1) {
 		/* libarchive without threads support for the filter says so: one thread then */
 		snprintf(th, sizeof(th), "%ld", ncpu > 8 ? 8 : ncpu);
-		archive_write_set_filter_option(a, name, "threads", th);
+		LA(archive_write_set_filter_option)(a, name, "threads", th);
 	}
 	return 0;
 }
@@ -110,11 +113,11 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 		tp_log__error(log, "cannot archive %s: %s", src, tp_strerror(fd));
 		return fd == -TP_ERR_NOT_REGULAR ? -TP_ERR_IO : fd;
 	}
-	archive_entry_set_size(e, sb.st_size);
-	archive_entry_set_mtime(e, sb.st_mtime, 0);
-	archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+	LA(archive_entry_set_size)(e, sb.st_size);
+	LA(archive_entry_set_mtime)(e, sb.st_mtime, 0);
+	LA(archive_entry_set_perm)(e, (sb.st_mode & 0755) | 0444);
 	st->bytes += (uint64_t)sb.st_size;
-	if (archive_write_header(a, e) != ARCHIVE_OK) {
+	if (LA(archive_write_header)(a, e) != ARCHIVE_OK) {
 		close(fd);
 		return ar_fail(a, log, src);
 	}
@@ -129,7 +132,7 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 			err = n ? -errno : -TP_ERR_IO;
 			tp_log__error(log, "cannot read %s: %s", src, n ? tp_strerror(err) :
 				      "the file shrank while it was archived");
-		} else if (archive_write_data(a, chunk, (size_t)n) != n) {
+		} else if (LA(archive_write_data)(a, chunk, (size_t)n) != n) {
 			err = ar_fail(a, log, src);
 		}
 	}
@@ -140,10 +143,10 @@ static int write_file(struct archive *a, struct archive_entry *e, const char *sr
 static int write_buf(struct archive *a, struct archive_entry *e, const struct tp_arcmember *m,
 		     const uint8_t *buf, size_t len, const struct tp_log *log)
 {
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_size(e, (la_int64_t)len);
-	if (archive_write_header(a, e) != ARCHIVE_OK ||
-	    (len && archive_write_data(a, buf, len) != (la_ssize_t)len))
+	LA(archive_entry_set_filetype)(e, AE_IFREG);
+	LA(archive_entry_set_size)(e, (la_int64_t)len);
+	if (LA(archive_write_header)(a, e) != ARCHIVE_OK ||
+	    (len && LA(archive_write_data)(a, buf, len) != (la_ssize_t)len))
 		return ar_fail(a, log, m->path);
 	return 0;
 }
@@ -162,8 +165,8 @@ static int write_slim(struct archive *a, struct archive_entry *e, const struct t
 	if (err > 0)
 		return write_file(a, e, m->src, log, chunk, st);
 	if (!stat(m->src, &sb)) {
-		archive_entry_set_mtime(e, sb.st_mtime, 0);
-		archive_entry_set_perm(e, (sb.st_mode & 0755) | 0444);
+		LA(archive_entry_set_mtime)(e, sb.st_mtime, 0);
+		LA(archive_entry_set_perm)(e, (sb.st_mode & 0755) | 0444);
 		if ((uint64_t)sb.st_size > len)
 			st->dwarf_dropped += (uint64_t)sb.st_size - len;
 	}
@@ -176,36 +179,36 @@ static int write_slim(struct archive *a, struct archive_entry *e, const struct t
 static int write_member(struct archive *a, const struct tp_arcmember *m, time_t now,
 			struct tp_arcstats *st, const struct tp_log *log, uint8_t *chunk)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = LA(archive_entry_new)();
 	int err = 0;
 
 	if (!e)
 		return -TP_ERR_NOMEM;
-	archive_entry_set_pathname(e, m->path);
-	archive_entry_set_mtime(e, now, 0);
+	LA(archive_entry_set_pathname)(e, m->path);
+	LA(archive_entry_set_mtime)(e, now, 0);
 	if (m->dir) {
-		archive_entry_set_filetype(e, AE_IFDIR);
-		archive_entry_set_perm(e, 0755);
-		if (archive_write_header(a, e) != ARCHIVE_OK)
+		LA(archive_entry_set_filetype)(e, AE_IFDIR);
+		LA(archive_entry_set_perm)(e, 0755);
+		if (LA(archive_write_header)(a, e) != ARCHIVE_OK)
 			err = ar_fail(a, log, m->path);
 	} else if (m->link) {
-		archive_entry_set_filetype(e, AE_IFLNK);
-		archive_entry_set_perm(e, 0777);
-		archive_entry_set_symlink(e, m->link);
-		if (archive_write_header(a, e) != ARCHIVE_OK)
+		LA(archive_entry_set_filetype)(e, AE_IFLNK);
+		LA(archive_entry_set_perm)(e, 0777);
+		LA(archive_entry_set_symlink)(e, m->link);
+		if (LA(archive_write_header)(a, e) != ARCHIVE_OK)
 			err = ar_fail(a, log, m->path);
 	} else if (m->src && m->slim) {
-		archive_entry_set_filetype(e, AE_IFREG);
+		LA(archive_entry_set_filetype)(e, AE_IFREG);
 		err = write_slim(a, e, m, st, log, chunk);
 	} else if (m->src) {
-		archive_entry_set_filetype(e, AE_IFREG);
+		LA(archive_entry_set_filetype)(e, AE_IFREG);
 		err = write_file(a, e, m->src, log, chunk, st);
 	} else {
-		archive_entry_set_perm(e, 0644);
+		LA(archive_entry_set_perm)(e, 0644);
 		err = write_buf(a, e, m, m->buf, m->len, log);
 		st->bytes += m->len;
 	}
-	archive_entry_free(e);
+	LA(archive_entry_free)(e);
 	return err;
 }
 
@@ -213,12 +216,16 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 		      int level, struct tp_arcstats *st, const struct tp_log *log)
 {
 	struct tp_arcstats dummy;
-	struct archive *a = archive_write_new();
-	uint8_t *chunk = malloc(CHUNK);
+	struct archive *a = NULL;
+	uint8_t *chunk = NULL;
 	time_t now = time(NULL);
 	char tmp[PATH_MAX];
-	int err = 0;
+	int err = tp_larc__load(log);
 
+	if (err)
+		return err;
+	a = LA(archive_write_new)();
+	chunk = malloc(CHUNK);
 	if (!a || !chunk) {
 		err = -TP_ERR_NOMEM;
 		goto out;
@@ -228,14 +235,14 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 		err = -TP_ERR_INVAL;
 		goto out;
 	}
-	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
+	if (LA(archive_write_set_format_pax_restricted)(a) != ARCHIVE_OK) {
 		err = ar_fail(a, log, "tar format");
 		goto out;
 	}
 	err = set_filter(a, comp, level, log);
 	if (err)
 		goto out;
-	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
+	if (LA(archive_write_open_filename)(a, tmp) != ARCHIVE_OK) {
 		err = ar_fail(a, log, out);
 		goto out;
 	}
@@ -244,7 +251,7 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < p->n && !err; i++)
 		err = write_member(a, &p->m[i], now, st, log, chunk);
-	if (archive_write_close(a) != ARCHIVE_OK && !err)
+	if (LA(archive_write_close)(a) != ARCHIVE_OK && !err)
 		err = ar_fail(a, log, out);
 	if (!err && rename(tmp, out)) {
 		err = -errno;
@@ -254,7 +261,7 @@ int tp_archive__write(const struct tp_arcplan *p, const char *out, enum tp_arcco
 		unlink(tmp);
 out:
 	if (a)
-		archive_write_free(a);
+		LA(archive_write_free)(a);
 	free(chunk);
 	return err;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The public header of host-tools/lib/common/: errors, logging, files, hashing, growing arrays, bounded reads, paths and ELF predicates every layer uses. */
+/* The public header of host-tools/lib/common/: errors, logging, files, hashing, growing arrays, bounded reads, paths, ELF predicates and libraries opened on first use that every layer uses. */
 /* Layer common: may use nothing else of the library. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_COMMON_H
 #define TINYPERF_HOST_TOOLS_LIB_COMMON_COMMON_H
@@ -12,5 +12,6 @@
 #include "host-tools/lib/common/cursor.h"
 #include "host-tools/lib/common/path.h"
 #include "host-tools/lib/common/elfinfo.h"
+#include "host-tools/lib/common/dl.h"
 
 #endif
