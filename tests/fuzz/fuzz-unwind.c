@@ -3,7 +3,10 @@
  * of the six), the bytes of an .eh_frame section (any bytes: libdw's reader and our stepping
  * loop over what it returns), a perf_regs mask with its values, and a stack copy; it unwinds
  * that stack through that table. Input layout (all little-endian):
- *   u8 target, u16 eh_frame size N, N bytes, u64 reg mask, u8 count K, K u64 values, stack.
+ *   u8 target, u16 eh_frame size N, N bytes, [u16 size M, M bytes of .eh_frame_hdr at 0x7000
+ *   when the target byte has bit 7 set], u64 reg mask, u8 count K, K u64 values, stack.
+ * With a well-formed .eh_frame_hdr the unwinder checks each FDE as it is looked up (cfiscan.c)
+ * instead of the whole section first.
  * Build and run: tests/fuzz/run.sh. Seeds: tests/fuzz/corpus/unwind/.
  * fuzz-options: -max_len=16384 */
 #include <elf.h>
@@ -52,8 +55,9 @@ static int find(void *ctx, uint64_t pc, struct tp_uwtab **t, uint64_t *bias)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
-	unsigned t = (unsigned)take(&in, 1) % (sizeof(targets) / sizeof(targets[0]));
-	size_t eh = (size_t)take(&in, 2), img_size = 0, k;
+	unsigned tb = (unsigned)take(&in, 1), t = tb % (sizeof(targets) / sizeof(targets[0]));
+	size_t eh = (size_t)take(&in, 2), img_size = 0, k, hdr = 0;
+	const uint8_t *eh_p, *hdr_p = NULL;
 	uint64_t regs[64];
 	struct tp_uwinput ui = { 0 };
 	struct tp_uwframe f[TP_UW_MAX_STEPS];
@@ -61,10 +65,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (eh > in.n)
 		eh = in.n;
-	img = uw_image(targets[t].machine, targets[t].is64, targets[t].be, in.p, eh, 0x8000,
-		       &img_size);
+	eh_p = in.p;
 	in.p += eh;
 	in.n -= eh;
+	if (tb & 0x80) {
+		hdr = (size_t)take(&in, 2);
+		if (hdr > in.n)
+			hdr = in.n;
+		hdr_p = in.p;
+		in.p += hdr;
+		in.n -= hdr;
+	}
+	img = uw_image_hdr(targets[t].machine, targets[t].is64, targets[t].be, eh_p, eh, 0x8000,
+			   hdr_p, hdr, 0x7000, &img_size);
 	if (!img)
 		return 0;
 	if (tp_uwtab__from_mem(&tab, img, img_size)) {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-tools/lib/unwind/internal.h"
 #include "host-tools/lib/unwind/unwind.h"
 #include "tests/unit/check.h"
 #include "tests/unit/uw-image.h"
@@ -312,6 +313,68 @@ static void test_hidden_cie(void)
 	case_end(&c);
 }
 
+/* .eh_frame with the usual .eh_frame_hdr search table is checked one FDE at a time, when a PC
+ * first needs it: an FDE naming register 2^24 keeps libdw from its own PCs only, the other
+ * FDEs are used. A table out of order (a binary search of it could land anywhere) keeps the
+ * whole scan, which refuses the section. */
+static void test_hdr_lazy(void)
+{
+	struct tcase c = case_begin(".eh_frame_hdr: each FDE checked when its PC is first looked up");
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1 };
+	static const uint8_t huge[] = { DW_CFA_offset_extended, 0x80, 0x80, 0x80, 0x08, 1 };
+	static const uint64_t pcs[] = { 0x1000, 0x2000, 0x3000 };
+	const uint64_t hdr_addr = 0x7000;
+
+	for (int sorted = 1; sorted >= 0; sorted--) {
+		struct uwbuf eh = { .be = false }, hdr = { .be = false };
+		size_t fde[3], at = uw_cie(&eh, -8, 16, cie, sizeof(cie)), size = 0;
+		int err;
+
+		for (int i = 0; i < 3; i++) {
+			fde[i] = eh.n;
+			uw_fde(&eh, at, EH_ADDR, pcs[i], 0x100, i == 1 ? huge : NULL,
+			       i == 1 ? sizeof(huge) : 0);
+		}
+		uw_put(&eh, 0, 4);		/* the terminator */
+		uw_put(&hdr, 1, 1);		/* version */
+		uw_put(&hdr, 0x1b, 1);		/* .eh_frame pointer: pcrel sdata4 */
+		uw_put(&hdr, 0x03, 1);		/* count: udata4 */
+		uw_put(&hdr, 0x3b, 1);		/* entries: datarel sdata4 */
+		uw_put(&hdr, (uint32_t)(EH_ADDR - (hdr_addr + 4)), 4);
+		uw_put(&hdr, 3, 4);
+		for (int k = 0; k < 3; k++) {
+			int i = sorted ? k : 2 - k;
+
+			uw_put(&hdr, (uint32_t)(pcs[i] - hdr_addr), 4);
+			uw_put(&hdr, (uint32_t)(EH_ADDR + fde[i] - hdr_addr), 4);
+		}
+		free(img);
+		img = uw_image_hdr(EM_X86_64, true, false, eh.b, eh.n, EH_ADDR, hdr.b, hdr.n,
+				   hdr_addr, &size);
+		tp_uwtab__delete(tab);
+		tab = NULL;
+		err = img ? tp_uwtab__from_mem(&tab, img, size) : -1;
+		if (!EXPECT(&c, "tp_uwtab__from_mem", 0, err) || !EXPECT_TRUE(&c, "a table", tab))
+			continue;
+		EXPECT(&c, sorted ? "sorted table: .eh_frame used" :
+				    "table out of order: .eh_frame refused as a whole",
+		       sorted ? 1 : 0, tp_uwtab__kinds(tab) & 1);
+		if (!sorted)
+			continue;
+		for (int i = 0; i < 3; i++) {
+			struct tp_uwrow tmp = { 0 }, *row = NULL;
+			char what[64];
+
+			snprintf(what, sizeof(what), "a row at %#x: %s", (unsigned)pcs[i] + 0x10,
+				 i == 1 ? "none (register 2^24)" : "from its FDE");
+			err = tp_uwrow__get(tab, tab->arch, pcs[i] + 0x10, &row, &tmp);
+			EXPECT_TRUE(&c, what, err == 1 && row && row->none == (i == 1));
+			tp_uwrow__release(&tmp);
+		}
+	}
+	case_end(&c);
+}
+
 /* ---- real stacks of the six targets ---- */
 
 static int find_any(void *ctx, uint64_t pc, struct tp_uwtab **t, uint64_t *bias)
@@ -440,6 +503,7 @@ int main(void)
 	test_arm_thumb();
 	test_files();
 	test_hidden_cie();
+	test_hdr_lazy();
 	test_cross();
 	tp_uwtab__delete(tab);
 	free(img);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* For the unwinder's tests (test-unwind.c, tests/fuzz/fuzz-unwind.c): CFI written byte by
  * byte (a CIE and FDEs of .eh_frame, with pc-relative sdata4 addresses) and an ELF image of any
- * of the six targets holding it as its .eh_frame section, for tp_uwtab__from_mem(). */
+ * of the six targets holding it as its .eh_frame section (and a given .eh_frame_hdr), for
+ * tp_uwtab__from_mem(). */
 #ifndef TINYPERF_TESTS_UNIT_UW_IMAGE_H
 #define TINYPERF_TESTS_UNIT_UW_IMAGE_H
 
@@ -79,21 +80,25 @@ static inline void uw_fde(struct uwbuf *w, size_t cie, uint64_t addr, uint64_t p
 	uw_set32(w, at, (uint32_t)(w->n - at - 4));
 }
 
-/* A malloc'ed ELF (ET_EXEC; machine, 32/64-bit, byte order) whose only section is .eh_frame
- * with the given bytes at addr, and one PT_LOAD segment mapping file offset 0 at 0. */
-static inline uint8_t *uw_image(unsigned machine, bool is64, bool be, const uint8_t *eh,
-				size_t eh_size, uint64_t addr, size_t *size)
+/* A malloc'ed ELF (ET_EXEC; machine, 32/64-bit, byte order) whose sections are .eh_frame with
+ * the given bytes at addr and, when hdr is not NULL, .eh_frame_hdr with hdr_size bytes at
+ * hdr_addr; one PT_LOAD segment maps file offset 0 at 0. */
+static inline uint8_t *uw_image_hdr(unsigned machine, bool is64, bool be, const uint8_t *eh,
+				    size_t eh_size, uint64_t addr, const uint8_t *hdr,
+				    size_t hdr_size, uint64_t hdr_addr, size_t *size)
 {
-	static const char strtab[] = "\0.shstrtab\0.eh_frame";
+	static const char strtab[] = "\0.shstrtab\0.eh_frame\0.eh_frame_hdr";
 	struct uwbuf *w = calloc(1, sizeof(*w));
 	size_t ehsz = is64 ? 64 : 52, phsz = is64 ? 56 : 32, shsz = is64 ? 64 : 40;
-	size_t data = ehsz + phsz, str = data + eh_size, sh = (str + sizeof(strtab) + 7) & ~7ul;
+	size_t data = ehsz + phsz, hd = data + eh_size, str = hd + (hdr ? hdr_size : 0);
+	size_t sh = (str + sizeof(strtab) + 7) & ~7ul;
+	unsigned nsec = hdr ? 4 : 3;
 	uint8_t *img;
 	unsigned a = is64 ? 8 : 4;
 
 	if (!w)
 		return NULL;
-	*size = sh + 3 * shsz;
+	*size = sh + nsec * shsz;
 	img = calloc(1, *size);
 	if (!img) {
 		free(w);
@@ -117,7 +122,7 @@ static inline uint8_t *uw_image(unsigned machine, bool is64, bool be, const uint
 	uw_put(w, phsz, 2);
 	uw_put(w, 1, 2);
 	uw_put(w, shsz, 2);
-	uw_put(w, 3, 2);
+	uw_put(w, nsec, 2);
 	uw_put(w, 2, 2);		/* e_shstrndx */
 	/* the PT_LOAD */
 	uw_put(w, PT_LOAD, 4);
@@ -133,23 +138,36 @@ static inline uint8_t *uw_image(unsigned machine, bool is64, bool be, const uint
 	uw_put(w, 0x1000, a);		/* p_align */
 	memcpy(img, w->b, w->n);
 	memcpy(img + data, eh, eh_size);
+	if (hdr)
+		memcpy(img + hd, hdr, hdr_size);
 	memcpy(img + str, strtab, sizeof(strtab));
-	for (int s = 1; s < 3; s++) {
+	for (unsigned s = 1; s < nsec; s++) {
+		/* 1 .eh_frame, 2 .shstrtab, 3 .eh_frame_hdr */
+		static const unsigned name[] = { 0, 11, 1, 21 };
+		bool str_s = s == 2;
+
 		w->n = 0;
-		uw_put(w, s == 1 ? 11 : 1, 4);	/* sh_name */
-		uw_put(w, s == 1 ? SHT_PROGBITS : SHT_STRTAB, 4);
-		uw_put(w, s == 1 ? SHF_ALLOC : 0, a);
-		uw_put(w, s == 1 ? addr : 0, a);
-		uw_put(w, s == 1 ? data : str, a);
-		uw_put(w, s == 1 ? eh_size : sizeof(strtab), a);
+		uw_put(w, name[s], 4);	/* sh_name */
+		uw_put(w, str_s ? SHT_STRTAB : SHT_PROGBITS, 4);
+		uw_put(w, str_s ? 0 : SHF_ALLOC, a);
+		uw_put(w, s == 1 ? addr : s == 3 ? hdr_addr : 0, a);
+		uw_put(w, s == 1 ? data : s == 3 ? hd : str, a);
+		uw_put(w, s == 1 ? eh_size : s == 3 ? hdr_size : sizeof(strtab), a);
 		uw_put(w, 0, 4);
 		uw_put(w, 0, 4);
-		uw_put(w, s == 1 ? a : 1, a);
+		uw_put(w, str_s ? 1 : s == 1 ? a : 4, a);
 		uw_put(w, 0, a);
 		memcpy(img + sh + s * shsz, w->b, w->n);
 	}
 	free(w);
 	return img;
+}
+
+/* the same with .eh_frame alone */
+static inline uint8_t *uw_image(unsigned machine, bool is64, bool be, const uint8_t *eh,
+				size_t eh_size, uint64_t addr, size_t *size)
+{
+	return uw_image_hdr(machine, is64, be, eh, eh_size, addr, NULL, 0, 0, size);
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "host-tools/lib/unwind/internal.h"
 
@@ -233,4 +234,119 @@ bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh)
 		}
 		off = next;
 	}
+}
+
+/* ---- one FDE at a time, found through .eh_frame_hdr ----
+ * Scanning a whole .eh_frame up front checked thousands of FDEs of which a profile uses a
+ * few dozen (a third of python3's libpython-size table cost more than its unwinding). When
+ * .eh_frame_hdr has the search table every linker writes (version 1, the .eh_frame pointer
+ * pcrel sdata4, the count udata4, the entries datarel sdata4), libdw finds a PC's FDE by a
+ * binary search of that table and runs only that FDE and its CIE. So when the table is
+ * strictly increasing (every binary search then lands on the same entry, libdw's too) and
+ * no address in it wraps, the FDE of a PC is checked as the scan would check it, before
+ * libdw sees the PC; any other shape of table keeps the whole scan. */
+struct tp_uwlazy {
+	const unsigned char *ident;
+	Elf_Data *data;			/* .eh_frame */
+	const uint8_t *table;		/* (start, FDE) pairs */
+	uint32_t n;
+	uint64_t hdr_addr, eh_addr;
+	int addr;
+	bool be;
+	struct cie_memo memo[CIE_SLOTS];
+	uint8_t ok[];			/* bit i: entry i's FDE passed */
+};
+
+static uint32_t rd32(const uint8_t *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
+		    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* base + the sdata4 at p, false when it leaves the address space of the ELF class (then a
+ * reader that truncates to 32 bits and one that does not would differ) */
+static bool rel_addr(uint64_t base, const uint8_t *p, bool be, bool is32, uint64_t *out)
+{
+	int64_t v = (int32_t)rd32(p, be);
+	uint64_t a = base + (uint64_t)v;
+
+	if (v < 0 ? a > base : a < base)
+		return false;
+	if (is32 && a > UINT32_MAX)
+		return false;
+	*out = a;
+	return true;
+}
+
+struct tp_uwlazy *tp_uwcfi__lazy(Elf *elf, Elf_Data *eh, uint64_t eh_addr, Elf_Data *hdr,
+				 uint64_t hdr_addr)
+{
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	const uint8_t *h = hdr ? hdr->d_buf : NULL;
+	struct tp_uwlazy *lz;
+	uint64_t ptr, prev = 0, start, fde;
+	bool be, is32;
+	uint32_t n;
+
+	if (!ident || !eh || !h || hdr->d_size < 12 || h[0] != 1 || h[1] != 0x1b ||
+	    h[2] != 0x03 || h[3] != 0x3b)
+		return NULL;
+	be = ident[EI_DATA] == ELFDATA2MSB;
+	is32 = ident[EI_CLASS] != ELFCLASS64;
+	if (!rel_addr(hdr_addr + 4, h + 4, be, is32, &ptr) || ptr != eh_addr)
+		return NULL;
+	n = rd32(h + 8, be);
+	if (!n || n > (hdr->d_size - 12) / 8)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!rel_addr(hdr_addr, h + 12 + 8 * (size_t)i, be, is32, &start) ||
+		    !rel_addr(hdr_addr, h + 16 + 8 * (size_t)i, be, is32, &fde) ||
+		    (i && start <= prev))
+			return NULL;
+		prev = start;
+	}
+	lz = calloc(1, sizeof(*lz) + n / 8 + 1);
+	if (!lz)
+		return NULL;
+	*lz = (struct tp_uwlazy){ .ident = ident, .data = eh, .table = h + 12, .n = n,
+				  .hdr_addr = hdr_addr, .eh_addr = eh_addr,
+				  .addr = is32 ? 4 : 8, .be = be };
+	return lz;
+}
+
+bool tp_uwcfi__lazy_ok(struct tp_uwlazy *lz, uint64_t pc)
+{
+	bool is32 = lz->addr == 4;
+	uint32_t lo = 0, hi = lz->n;
+	uint64_t start, fde;
+	Dwarf_Off off, next;
+	Dwarf_CFI_Entry e;
+	const Dwarf_CIE *c;
+
+	/* the last entry whose start is at or below pc (the table was checked increasing) */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		rel_addr(lz->hdr_addr, lz->table + 8 * (size_t)mid, lz->be, is32, &start);
+		if (start <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	rel_addr(lz->hdr_addr, lz->table + 8 * (size_t)lo, lz->be, is32, &start);
+	if (start > pc)
+		return true;		/* no FDE: libdw runs nothing */
+	if (lz->ok[lo / 8] & (1u << (lo % 8)))
+		return true;
+	rel_addr(lz->hdr_addr, lz->table + 8 * (size_t)lo + 4, lz->be, is32, &fde);
+	off = fde - lz->eh_addr;
+	/* as libdw reads it: an FDE at that offset, or nothing is run */
+	if (fde < lz->eh_addr || off >= lz->data->d_size ||
+	    dwarf_next_cfi(lz->ident, lz->data, true, off, &next, &e) || dwarf_cfi_cie_p(&e))
+		return false;
+	c = cie_at(lz->ident, lz->data, true, e.fde.CIE_pointer, lz->memo);
+	if (!c || !fde_ok(c, &e.fde, true, lz->addr))
+		return false;
+	lz->ok[lo / 8] |= (uint8_t)(1u << (lo % 8));
+	return true;
 }

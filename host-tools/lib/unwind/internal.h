@@ -33,6 +33,13 @@ struct tp_uwarch {
 /* cfiscan.c: whether libdw may run the CFI section DATA of ELF (.eh_frame when EH, else
  * .debug_frame): every register it names is a sane number, every instruction walkable */
 bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh);
+/* instead, when .eh_frame_hdr (HDR at HDR_ADDR) has a search table libdw is sure to use the
+ * same way (cfiscan.c): the .eh_frame (EH at EH_ADDR) checked one FDE at a time, or NULL */
+struct tp_uwlazy *tp_uwcfi__lazy(Elf *elf, Elf_Data *eh, uint64_t eh_addr, Elf_Data *hdr,
+				 uint64_t hdr_addr);
+/* whether libdw may look pc up in that .eh_frame: the FDE it would run passes the scan's
+ * checks (each FDE once), or there is none; free() the struct when done */
+bool tp_uwcfi__lazy_ok(struct tp_uwlazy *lz, uint64_t pc);
 
 struct tp_uwseg {
 	uint64_t off, filesz, vaddr;
@@ -45,6 +52,7 @@ struct tp_uwtab {
 	Dwarf *dwarf;			/* of the file with .debug_frame */
 	Dwarf_CFI *eh, *df;		/* .eh_frame, .debug_frame: NULL if none */
 	bool eh_refused;		/* .eh_frame failed tp_uwcfi__sane() */
+	struct tp_uwlazy *eh_lazy;	/* non-NULL: .eh_frame checked per FDE instead */
 	/* no_abi arches: the ELF images libdw reads instead of the files (see tp_uwarch) */
 	void *img[2];
 	Elf *img_elf[2];

@@ -151,7 +151,8 @@ int tp_uwrow__get(struct tp_uwtab *t, const struct tp_uwarch *a, uint64_t lpc,
 			return 1;
 		}
 	}
-	if (t->eh && dwarf_cfi_addrframe(t->eh, lpc, &fr))
+	if (t->eh && (!t->eh_lazy || tp_uwcfi__lazy_ok(t->eh_lazy, lpc)) &&
+	    dwarf_cfi_addrframe(t->eh, lpc, &fr))
 		fr = NULL;
 	if (!fr && t->df && dwarf_cfi_addrframe(t->df, lpc, &fr))
 		fr = NULL;

@@ -135,11 +135,15 @@ static int load_cfi(struct tp_uwtab *t)
 	static const char *const df_names[] = { ".debug_frame" };
 	Elf *df_elf = has_scn(t->elf, ".debug_frame") ? t->elf :
 		      t->dbg_elf && has_scn(t->dbg_elf, ".debug_frame") ? t->dbg_elf : NULL;
-	GElf_Shdr sh;
+	GElf_Shdr sh, hsh;
+	Elf_Data *eh = scn_bytes(t->elf, ".eh_frame", &sh), *hdr;
 
-	/* a table libdw could not run within bounds is not used (cfiscan.c) */
-	if (has_scn(t->elf, ".eh_frame") &&
-	    !tp_uwcfi__sane(t->elf, scn_bytes(t->elf, ".eh_frame", &sh), true))
+	/* a table libdw could not run within bounds is not used (cfiscan.c); with the usual
+	 * .eh_frame_hdr, each FDE is checked when a PC first needs it (not for the images of
+	 * no_abi arches, whose addresses are the image's) */
+	if (eh && !t->arch->no_abi && (hdr = scn_bytes(t->elf, ".eh_frame_hdr", &hsh)))
+		t->eh_lazy = tp_uwcfi__lazy(t->elf, eh, sh.sh_addr, hdr, hsh.sh_addr);
+	if (eh && !t->eh_lazy && !tp_uwcfi__sane(t->elf, eh, true))
 		t->eh_refused = true;
 	if (df_elf && !tp_uwcfi__sane(df_elf, scn_bytes(df_elf, ".debug_frame", &sh), false))
 		df_elf = NULL;
@@ -293,6 +297,7 @@ void tp_uwtab__delete(struct tp_uwtab *t)
 	if (!t)
 		return;
 	tp_uwrow__drop(t);
+	free(t->eh_lazy);
 	/* a CFI of dwarf_getcfi() belongs to its Dwarf; one of dwarf_getcfi_elf() to us */
 	if (t->eh)
 		dwarf_cfi_end(t->eh);
