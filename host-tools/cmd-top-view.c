@@ -9,6 +9,50 @@
 #include <unistd.h>
 
 #include "host-tools/cmd-top.h"
+#include "host-tools/lib/common/common.h"
+
+/* ncurses is opened when the full-screen view starts (common/dl.h): other commands, and top
+ * --stdio, do not load it. Its macros (getch, attron, mvaddnstr ...) are spelled here as the
+ * functions they stand for, on the library's stdscr. */
+#if NCURSES_REENTRANT || NCURSES_VERSION_MAJOR != 6
+#error "ncurses 6 (libncurses.so.6), not built reentrant, expected"
+#endif
+#define NC_FNS(X)	X(newterm) X(delscreen) X(endwin) X(cbreak) X(noecho) X(nodelay)	\
+			X(keypad) X(curs_set) X(wgetch) X(werase) X(wrefresh) X(waddch)	\
+			X(wattron) X(wattroff) X(wmove) X(waddnstr)
+#define NC_ENUM(fn)	NC_##fn,
+enum { NC_FNS(NC_ENUM) NC_NR };
+#define NC_NAME(fn)	#fn,
+static const char *const nc_names[NC_NR] = { NC_FNS(NC_NAME) };
+static tp_dl_fn nc_fns[NC_NR];
+static WINDOW **nc_stdscr;
+static int *nc_lines, *nc_cols;
+/* ncurses' function fn, once loaded */
+#define NC(fn)		TP_DL_CALL(nc_fns, NC_##fn, fn)
+
+/* libncurses.so.6 (or the wide-character build of the same ABI), its variables: 0 or -1 */
+static int nc_load(void)
+{
+	static const char *const sonames[] = { "libncurses.so.6", "libncursesw.so.6" };
+
+	for (size_t i = 0; i < sizeof(sonames) / sizeof(sonames[0]); i++) {
+		if (tp_dl__load(sonames[i], nc_names, nc_fns, NC_NR, NULL))
+			continue;
+		nc_stdscr = tp_dl__data("stdscr");
+		nc_lines = tp_dl__data("LINES");
+		nc_cols = tp_dl__data("COLS");
+		if (nc_stdscr && nc_lines && nc_cols)
+			return 0;
+	}
+	return -1;
+}
+
+/* mvaddnstr() */
+static void nc_put(int y, int x, const char *s, int n)
+{
+	if (NC(wmove)(*nc_stdscr, y, x) != ERR)
+		NC(waddnstr)(*nc_stdscr, s, n);
+}
 
 #define STDIO_ENTRIES	20
 #define KEYS_HELP	"q quit  s sort  c comm  d dso  k kernel"
@@ -27,7 +71,14 @@ int top_view__start(struct top_view *v, bool stdin_is_stream)
 			return -1;
 		}
 	}
-	scr = newterm(NULL, stdout, v->tty ? v->tty : stdin);
+	if (nc_load()) {
+		fprintf(stderr, "tinyperf: top: cannot load libncurses.so.6: use --stdio\n");
+		if (v->tty)
+			fclose(v->tty);
+		v->tty = NULL;
+		return -1;
+	}
+	scr = NC(newterm)(NULL, stdout, v->tty ? v->tty : stdin);
 	if (!scr) {
 		fprintf(stderr, "tinyperf: top: cannot use this terminal (TERM=%s): use --stdio\n",
 			getenv("TERM") ? getenv("TERM") : "");
@@ -38,19 +89,19 @@ int top_view__start(struct top_view *v, bool stdin_is_stream)
 	}
 	v->screen = scr;
 	v->tui_on = true;
-	cbreak();
-	noecho();
-	nodelay(stdscr, TRUE);
-	keypad(stdscr, TRUE);
-	curs_set(0);
+	NC(cbreak)();
+	NC(noecho)();
+	NC(nodelay)(*nc_stdscr, TRUE);
+	NC(keypad)(*nc_stdscr, TRUE);
+	NC(curs_set)(0);
 	return 0;
 }
 
 void top_view__stop(struct top_view *v)
 {
 	if (v->tui_on) {
-		endwin();
-		delscreen(v->screen);
+		NC(endwin)();
+		NC(delscreen)(v->screen);
 		v->tui_on = false;
 	}
 	if (v->tty)
@@ -91,7 +142,7 @@ bool top_view__keys(struct top_view *v)
 
 	if (!v->tui_on)
 		return false;
-	while ((ch = getch()) != ERR) {
+	while ((ch = NC(wgetch)(*nc_stdscr)) != ERR) {
 		redraw = true;
 		if (v->prompt) {
 			prompt_key(v, ch);
@@ -172,28 +223,28 @@ static void draw_stdio(struct top_view *v, const struct tp_live_row *const *rows
 static void draw_tui(struct top_view *v, const struct tp_live_row *const *rows, size_t n,
 		     double sum, const struct top_status *st)
 {
-	int h = LINES, wd = COLS;
+	int h = *nc_lines, wd = *nc_cols;
 	size_t max = h > 3 ? (size_t)(h - 3) : 0;
 	char line[1024];
 
 	if (v->entries && v->entries < max)
 		max = v->entries;
-	erase();
+	NC(werase)(*nc_stdscr);
 	status_text(line, sizeof(line), v, st);
-	attron(A_REVERSE);
-	mvaddnstr(0, 0, line, wd);
+	NC(wattron)(*nc_stdscr, A_REVERSE);
+	nc_put(0, 0, line, wd);
 	for (int x = (int)strlen(line); x < wd; x++)
-		addch(' ');
-	attroff(A_REVERSE);
-	attron(A_BOLD);
-	mvaddnstr(1, 0, HEADER_TEXT, wd);
-	attroff(A_BOLD);
+		NC(waddch)(*nc_stdscr, ' ');
+	NC(wattroff)(*nc_stdscr, A_REVERSE);
+	NC(wattron)(*nc_stdscr, A_BOLD);
+	nc_put(1, 0, HEADER_TEXT, wd);
+	NC(wattroff)(*nc_stdscr, A_BOLD);
 	for (size_t i = 0; i < n && i < max; i++) {
 		row_text(line, sizeof(line), rows[i], sum);
-		mvaddnstr(2 + (int)i, 0, line, wd);
+		nc_put(2 + (int)i, 0, line, wd);
 	}
 	if (!n)
-		mvaddnstr(2, 0, "   (no samples in the window)", wd);
+		nc_put(2, 0, "   (no samples in the window)", wd);
 	if (v->prompt)
 		snprintf(line, sizeof(line), "%s filter (a substring; empty for all): %s",
 			 v->prompt == 'c' ? "comm" : "dso", v->typed);
@@ -201,8 +252,8 @@ static void draw_tui(struct top_view *v, const struct tp_live_row *const *rows, 
 		snprintf(line, sizeof(line), "%s | %s", KEYS_HELP, st->note);
 	else
 		snprintf(line, sizeof(line), "%s", KEYS_HELP);
-	mvaddnstr(h - 1, 0, line, wd);
-	refresh();
+	nc_put(h - 1, 0, line, wd);
+	NC(wrefresh)(*nc_stdscr);
 }
 
 void top_view__draw(struct top_view *v, struct tp_live_win *w, const struct top_status *st)

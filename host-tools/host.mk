@@ -15,9 +15,9 @@ TP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -DCONFIG_SHIM_HOST
 	-DTP_VERSION='"$(VERSION)"' \
 	$(if $(filter 1 y,$(HOST_SANITIZE) $(CONFIG_HOST_SANITIZE)),$(host-san-flags))
 HOST_CAPSTONE ?= y
-TP_HOST_LIBS := -ldw -lelf $(if $(filter n,$(HOST_CAPSTONE)),,-lcapstone) -lz -lncurses -lm
-# libarchive is opened (dlopen) by the archive commands only (lib/common/dl.h); the unit tests
-# that build tars themselves link it
+TP_HOST_LIBS := -ldw -lelf -lz -lm
+# libarchive, Capstone and ncurses are opened (dlopen) by the commands using them only
+# (lib/common/dl.h); the unit tests that build tars themselves link libarchive
 TP_HOST_TEST_LIBS := $(TP_HOST_LIBS) -larchive
 
 # The libraries' headers, looked for before anything compiles: what is missing is one line

@@ -34,3 +34,8 @@ int tp_dl__load(const char *soname, const char *const *names, tp_dl_fn *fns, uns
 	}
 	return 0;
 }
+
+void *tp_dl__data(const char *name)
+{
+	return dlsym(RTLD_DEFAULT, name);
+}
