@@ -33,6 +33,11 @@ const uint64_t *tp_decode__u64s(struct tp_decode *d, struct tp_cur *c, uint64_t 
 		c->bad = true;
 		return NULL;
 	}
+	/* in the host's byte order and aligned (records are 8-aligned): the input's own words,
+	 * which live as long as the record's other pointers into it (the user stack); copying
+	 * a dwarf-mode sample's callchain and registers was 3 % of report -g */
+	if (!d->swap && !((uintptr_t)p % 8))
+		return (const uint64_t *)(const void *)p;
 	for (uint64_t i = 0; i < n; i++)
 		out[i] = tp_ld64(p + 8 * i, d->swap);
 	return out;
