@@ -20,10 +20,13 @@ COMPATIBLE_HOST:class-target:armv5 = "null"
 COMPATIBLE_HOST:class-target:armv6 = "null"
 
 # The recorder is configured with Kconfig (the Kconfiglib engine); the host
-# tools need no configuration but link elfutils, libarchive, zlib, ncurses.
+# tools need no configuration but build with elfutils, libarchive, zlib, ncurses.
 DEPENDS:append:class-target = " python3-kconfiglib-native"
 DEPENDS:append:class-native = " elfutils-native libarchive-native zlib-native ncurses-native"
 DEPENDS:append:class-nativesdk = " nativesdk-elfutils nativesdk-libarchive nativesdk-zlib nativesdk-ncurses"
+# libarchive, ncurses (and capstone) are opened with dlopen by the commands that use them,
+# so the shared-library scan does not see them: the SDK package names them
+RDEPENDS:${PN}:append:class-nativesdk = " nativesdk-libarchive nativesdk-ncurses-libncursesw"
 
 B = "${WORKDIR}/build"
 EXTRA_OEMAKE = "-C ${S} O=${B} V=1 PREFIX=${prefix}"
@@ -47,7 +50,7 @@ PACKAGECONFIG[static] = ""
 # The host tools: annotate's disassembler (capstone is in meta-oe)
 PACKAGECONFIG:class-native ??= ""
 PACKAGECONFIG:class-nativesdk ??= ""
-PACKAGECONFIG[capstone] = "HOST_CAPSTONE=y,HOST_CAPSTONE=n,capstone"
+PACKAGECONFIG[capstone] = "HOST_CAPSTONE=y,HOST_CAPSTONE=n,capstone,capstone"
 
 TINYPERF_BOARD = "${@{'x86_64': 'qemu-x86_64', 'i586': 'qemu-i386', 'i686': 'qemu-i386', \
     'arm': 'qemu-armv7', 'aarch64': 'qemu-aarch64', 'mips': 'qemu-mips', \
