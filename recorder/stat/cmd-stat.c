@@ -24,11 +24,11 @@ static int tasks[REC_MAX_TASKS];
 static struct evlist el;	/* the fds: [event][task][cpu] */
 static volatile int got_signal;
 
-struct counts { uint64_t v[3]; };	/* the value, the times enabled and running */
-
 struct runner {
 	unsigned nr_cpus, nr_tasks;
-	struct counts *now, *prev;	/* [event][slot], summed over the slot's fds */
+	/* [event][slot], summed over the slot's fds: the printed values themselves without
+	 * REC_STAT_EXTRA (no -I deltas, no -r totals) */
+	struct stat_val *now, *prev;
 	uint64_t *hist;			/* -r: [run][event][slot] scaled counts */
 	struct workload wl;
 	int status;			/* the command's exit status */
@@ -61,6 +61,7 @@ ARCH_COLD_CODE static void *zalloc(size_t bytes)
 ARCH_COLD_CODE static int events(struct stat *s)
 {
 	struct evlist_spec *l = &s->spec;
+	uint64_t flags;
 
 	if (!s->o.nr_events && (events__parse(l, s->o.system_wide ? "cpu-clock" : "task-clock") ||
 				events__parse(l, default_events)))
@@ -68,26 +69,26 @@ ARCH_COLD_CODE static int events(struct stat *s)
 	for (unsigned i = 0; i < s->o.nr_events; i++)
 		if (events__parse(l, s->o.events[i]))
 			return STAT_EXIT_USAGE;
+	flags = PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_INHERIT |
+		(s->o.argv && !s->o.system_wide ? PERF_ATTR_FLAG_ENABLE_ON_EXEC : 0);
 	for (unsigned i = 0; i < l->nr; i++) {
 		struct perf_event_attr *a = &l->ev[i].attr;
 
 		a->sample_period = 0;	/* a tracepoint's default 1: counting only */
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-		a->flags |= PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_INHERIT;
-		if (s->o.argv && !s->o.system_wide)
-			a->flags |= PERF_ATTR_FLAG_ENABLE_ON_EXEC;
+		a->flags |= flags;
 	}
 	return 0;
 }
 
 ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 {
-	static struct counts mem[REC_MAX_EVSELS * 4];	/* without REC_STAT_EXTRA: see below */
+	static struct stat_val mem[REC_MAX_EVSELS];	/* without REC_STAT_EXTRA: see below */
 	int n = 1;
 	size_t nv;
 
 	cpus[0] = -1;
-	if ((s->o.cpu_list || s->o.system_wide) && !(n = rec_cpus_of(s->o.cpu_list, cpus)))
+	if (s->o.system_wide && !(n = rec_cpus_of(s->o.cpu_list, cpus)))	/* -C sets it */
 		return s->o.cpu_list ? STAT_EXIT_USAGE : 255;
 	r->nr_cpus = (unsigned)n;
 	r->nr_tasks = 0;
@@ -105,13 +106,14 @@ ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 	if (STAT_EXTRA)	/* -A names them */
 		s->cpus = cpus;
 	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
-	/* one mapping: now and prev counts, the printed values, -r's history; without -r and
-	 * -A (REC_STAT_EXTRA) the most a list can have, in bss */
+	/* one mapping: now and prev counts, the printed values, -r's history; without
+	 * REC_STAT_EXTRA the values alone, the most a list can have, in bss */
+	if (!STAT_EXTRA) {
+		r->now = s->vals = mem;
+		return 0;
+	}
 	nv = s->spec.nr * SLOTS(s);
-	r->now = STAT_EXTRA ? zalloc(nv * (2 * sizeof(struct counts) + sizeof(struct stat_val) +
-					   s->o.repeat * sizeof(uint64_t))) : mem;
-	_Static_assert(2 * sizeof(struct counts) + sizeof(struct stat_val) + sizeof(uint64_t) <=
-		       4 * sizeof(struct counts), "mem[] holds one slot per event");
+	r->now = zalloc(nv * (3 * sizeof(struct stat_val) + s->o.repeat * sizeof(uint64_t)));
 	if (!r->now)
 		return rec_fail("out of memory"), 255;
 	r->prev = r->now + nv;
@@ -143,11 +145,11 @@ ARCH_COLD_CODE static void read_all(struct stat *s, struct runner *r)
 {
 	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
 
-	memset(r->now, 0, s->spec.nr * SLOTS(s) * sizeof(struct counts));
+	memset(r->now, 0, s->spec.nr * SLOTS(s) * sizeof(struct stat_val));
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
 		for (size_t i = 0; i < per_ev; i++) {
 			int fd = el.fds[ev * per_ev + i];
-			struct counts *c = &r->now[ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
+			struct stat_val *c = &r->now[ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
 			uint64_t v[3];
 
 			if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v))
@@ -156,23 +158,25 @@ ARCH_COLD_CODE static void read_all(struct stat *s, struct runner *r)
 		}
 }
 
-/* now - prev (the last interval), or now, into the printed values, scaled */
+/* now - prev (the last interval), or now, into the printed values (without
+ * REC_STAT_EXTRA they are now), scaled */
 ARCH_COLD_CODE static void values(struct stat *s, struct runner *r, bool delta)
 {
 	for (unsigned i = 0; i < s->spec.nr * SLOTS(s); i++) {
-		struct counts c = r->now[i];
 		struct stat_val *v = &s->vals[i];
 
-		if (delta) {
-			for (int k = 0; k < 3; k++)
-				c.v[k] -= r->prev[i].v[k];
-			r->prev[i] = r->now[i];
+		if (STAT_EXTRA) {
+			*v = r->now[i];
+			if (delta) {
+				for (int k = 0; k < 3; k++)
+					v->v[k] -= r->prev[i].v[k];
+				r->prev[i] = r->now[i];
+			}
 		}
-		v->ena = c.v[1];
-		v->run = c.v[2];
-		v->counted = c.v[2] && c.v[1];
+		v->counted = v->run && v->ena;
 		/* scaled when multiplexed; 0 when it never ran */
-		v->val = c.v[2] < c.v[1] ? stat_muldiv(c.v[0], c.v[1], c.v[2]) : c.v[0];
+		if (v->run < v->ena)
+			v->val = stat_muldiv(v->val, v->ena, v->run);
 	}
 }
 
@@ -218,7 +222,7 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 	uint64_t ival = STAT_EXTRA ? (uint64_t)s->o.interval_ms * 1000000 : 0, t0, next;
 	unsigned block = 0;
 	bool fresh = false;	/* -I: an interval printed since the last nap */
-	int e;
+	int e = 0;
 
 	if (cmd) {
 		e = workload__prepare(&r->wl, s->o.argv, tp_environ);
@@ -227,27 +231,20 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 		if (on_exec)
 			tasks[0] = r->wl.pid;
 	}
-	e = open_all(s, r);
-	if (e) {
-		if (cmd) {
-			sys_kill(r->wl.pid, TP_SIGKILL);
-			reap(s, r, true);
-		}
-		return e;
-	}
+	if (open_all(s, r))
+		goto fail;	/* said why */
 	if (!on_exec)
 		evlist__enable(&el, true);
 	if (ival)
-		memset(r->prev, 0, s->spec.nr * SLOTS(s) * sizeof(struct counts));
+		memset(r->prev, 0, s->spec.nr * SLOTS(s) * sizeof(struct stat_val));
 	t0 = now_ns();
 	next = t0 + ival;
 	s->wall_ns = ival;	/* -I: CPUs utilized over the interval, as perf */
 	if (cmd) {
 		e = workload__start(&r->wl);
 		if (e) {
-			reap(s, r, true);
 			evlist__close(&el);
-			goto cannot_run;
+			goto fail;
 		}
 	}
 	for (;;) {
@@ -293,6 +290,13 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 	if (STAT_EXTRA)	/* -r opens them again: evlist__open's mapping of the fds and ids */
 		sys_munmap(el.fds, TP_ALIGN(el.nr_fds * sizeof(int), 8) + el.nr_fds * sizeof(uint64_t));
 	return 0;
+fail:	/* a command that did not exec has ended already: killed in vain, reaped */
+	if (cmd) {
+		sys_kill(r->wl.pid, TP_SIGKILL);
+		reap(s, r, true);
+	}
+	if (!e)
+		return 255;
 cannot_run:
 	return rec_fail("cannot run '%s': %s", s->o.argv[0], tp_strerror(e)), 255;
 }

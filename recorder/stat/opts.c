@@ -11,7 +11,7 @@ ARCH_COLD_CODE static void usage(void)
 	tp_dprintf(1, "usage: tinyperf stat [-e EV,...] [-a] [-C LIST] [-p PIDS|-t TIDS]%s"
 		   " [--] [COMMAND [ARGS]]\n%s", STAT_EXTRA ? " [-I MS] [-r N]\n"
 		   "                     [-x SEP] [-A|--per-cpu]" : "", IS_ENABLED(CONFIG_REC_HELP) ?
-		   "Counts events as perf stat, on stderr; exits as COMMAND does.\n" : "");
+		   "Counts events as perf stat does.\n" : "");
 }
 
 ARCH_COLD_CODE int stat_opts__parse(struct rec_opts *o, int argc, char **argv)

@@ -68,11 +68,6 @@ ARCH_COLD_CODE static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, 
 	}
 }
 
-ARCH_COLD_CODE static void put(struct pr *p, const char *s)
-{
-	tp_out__printf(&p->out, "%s", s);
-}
-
 /* what each kind's metric divides by, times 10^exp (the unit, and prec digits after the
  * point), shown how (perf's stat-shadow rules for these events): "CPUs utilized" over the
  * wall time, GHz over the clock, IPC over cycles, misses in % of their references, a rate over
@@ -104,11 +99,11 @@ ARCH_COLD_CODE static unsigned kind_of(const struct perf_event_attr *a)
 	static const uint8_t hw[] = { K_CYCLES, K_INSN, K_CREFS, K_CMISS, K_BRANCHES, K_BMISS };
 
 	if (a->type == PERF_TYPE_SOFTWARE)
-		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
-		       K_CLOCK : K_OTHER;
+		return a->config <= PERF_COUNT_SW_TASK_CLOCK ? K_CLOCK : K_OTHER;
 	return a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) ? hw[a->config] : K_OTHER;
 }
-_Static_assert(PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 &&
+_Static_assert(PERF_COUNT_SW_CPU_CLOCK == 0 && PERF_COUNT_SW_TASK_CLOCK == 1 &&
+	       PERF_COUNT_HW_CPU_CYCLES == 0 && PERF_COUNT_HW_INSTRUCTIONS == 1 &&
 	       PERF_COUNT_HW_CACHE_REFERENCES == 2 && PERF_COUNT_HW_CACHE_MISSES == 3 &&
 	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS == 4 && PERF_COUNT_HW_BRANCH_MISSES == 5,
 	       "kind_of's table follows the UAPI's numbering");
@@ -120,9 +115,8 @@ ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat
 	const struct rule *r = &rules[kind];
 	uint64_t den = p->b.base[r->den];
 	unsigned e = r->exp;
-	char digits[32] = "";
+	char digits[32] = "", m[64] = "";
 	const char *u = "";
-	int n;
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
 	 * the others' may not */
@@ -135,19 +129,13 @@ ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat
 			u = &"G/sec\0M/sec\0K/sec\0/sec"[2 * e - 6];
 		}
 		ratio(digits, v->val, p10(e), den, r->prec);
+		/* then padded to METRIC_LEN as one field, as the blanks of no metric are */
+		tp_snprintf(m, sizeof(m), " # %*s%s %s", r->width, digits, r->tail, u);
 	}
-	if (CSV(p)) {
+	if (CSV(p))
 		tp_out__printf(&p->out, "%s%s%s%s", SEP(p), digits, SEP(p), u);
-		return;
-	}
-	if (!*digits) {
-		tp_out__printf(&p->out, "%*s", METRIC_LEN, "");
-		return;
-	}
-	n = (int)strlen(digits);
-	n = (n < r->width ? r->width : n) + !!r->tail[0] + 4;	/* " # ", the number, " " */
-	tp_out__printf(&p->out, " # %*s%s %-*s", r->width, digits, r->tail,
-		       n < METRIC_LEN ? METRIC_LEN - n : 0, u);
+	else
+		tp_out__printf(&p->out, "%-*s", METRIC_LEN, m);
 }
 
 /* "  ( +-  5.38% )" with -r, "  (66.67%)" when multiplexed; in CSV the noise, the run time
@@ -179,6 +167,11 @@ ARCH_COLD_CODE static void running(struct pr *p, const struct stat_val *v)
 		tp_out__printf(&p->out, "  (%s%%)", pct);
 }
 
+ARCH_COLD_CODE static void put(struct pr *p, const char *s)
+{
+	tp_out__printf(&p->out, "%s", s);
+}
+
 ARCH_COLD_CODE static void prefix(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
@@ -201,10 +194,10 @@ ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 	prefix(p, slot);
 	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
 	ratio(num, v->val, 1, kind == K_CLOCK ? 10000 : 1, kind == K_CLOCK ? 2 : 0);
-	tp_out__printf(&p->out, "%*s%s%-*s%s%-*s", CSV(p) ? 0 : 18,
+	tp_out__printf(&p->out, CSV(p) ? "%s%s%s%s%-*s" : "%18s%s%-4s%s%-*s",
 		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
-		       CSV(p) ? 0 : 4, kind == K_CLOCK ? "msec" : "", SEP(p),
-		       CSV(p) ? 0 : ok ? 32 : 25, s->spec.ev[ev].name);
+		       kind == K_CLOCK ? "msec" : "", SEP(p), CSV(p) ? 0 : ok ? 32 : 25,
+		       s->spec.ev[ev].name);
 	if (!CSV(p))
 		shadow(p, kind, v, ok);
 	noise(p, v);

@@ -22,9 +22,12 @@
 enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
 
 /* one printed value: the count (scaled up when multiplexed), its enabled and running times,
- * -r's run-to-run noise (stat_spread) */
+ * -r's run-to-run noise (stat_spread); unscaled, what the fds read (cmd-stat.c) */
 struct stat_val {
-	uint64_t val, ena, run;
+	union {
+		struct { uint64_t val, ena, run; };
+		uint64_t v[3];	/* as read(2) gives them (PERF_FORMAT_TOTAL_TIME_*) */
+	};
 	uint32_t noise;
 	bool counted;
 };
