@@ -37,6 +37,9 @@ long sys_pread(int fd, void *buf, size_t len, uint64_t off);
 long sys_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 int64_t sys_lseek(int fd, int64_t off, int whence);          /* _llseek on 32-bit */
 long sys_ftruncate(int fd, uint64_t len);
+/* mode 0 or TP_FALLOC_FL_KEEP_SIZE: the blocks reserved, the size left as it is */
+#define TP_FALLOC_FL_KEEP_SIZE	1
+long sys_fallocate(int fd, int mode, uint64_t off, uint64_t len);
 long sys_fsync(int fd);
 long sys_getdents64(int fd, void *buf, size_t len);
 long sys_readlinkat(int dirfd, const char *path, char *buf, size_t len);

@@ -14,6 +14,7 @@
 #define TP_NR_mount		40
 #define TP_NR_umount2		39
 #define TP_NR_ftruncate		46
+#define TP_NR_fallocate		47
 #define TP_NR_openat		56
 #define TP_NR_close		57
 #define TP_NR_pipe2		59

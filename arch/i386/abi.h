@@ -33,6 +33,7 @@
 #define TP_NR_pwrite64		181
 #define TP_NR_mmap2		192
 #define TP_NR_ftruncate64	194
+#define TP_NR_fallocate		324
 #define TP_NR_getuid32		199
 #define TP_NR_getdents64	220
 #define TP_NR_gettid		224

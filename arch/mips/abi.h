@@ -40,6 +40,7 @@
 #define TP_NR_pwrite64		4201
 #define TP_NR_mmap2		4210
 #define TP_NR_ftruncate64	4212
+#define TP_NR_fallocate		4320
 #define TP_NR_getdents64	4219
 #define TP_NR_gettid		4222
 #define TP_NR_exit_group	4246

@@ -32,6 +32,7 @@
 #define TP_NR_fcntl		72
 #define TP_NR_fsync		74
 #define TP_NR_ftruncate		77
+#define TP_NR_fallocate		285
 #define TP_NR_getrusage		98
 #define TP_NR_getuid		102
 #define TP_NR_getppid		110

@@ -77,6 +77,12 @@ ARCH_SYSCALL_WRAPPER long sys_ftruncate(int fd, uint64_t len)
 #endif
 }
 
+/* both pairs start at an even slot (2 and 4): no padding on arm or mips */
+ARCH_SYSCALL_WRAPPER long sys_fallocate(int fd, int mode, uint64_t off, uint64_t len)
+{
+	return my_syscall(TP_NR_fallocate, fd, mode, ARCH_SYSCALL_ARG64(off), ARCH_SYSCALL_ARG64(len));
+}
+
 ARCH_SYSCALL_WRAPPER long sys_fsync(int fd)
 {
 	return my_syscall(TP_NR_fsync, fd);

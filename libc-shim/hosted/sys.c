@@ -102,7 +102,16 @@ int64_t sys_lseek(int fd, int64_t off, int whence)
 
 long sys_ftruncate(int fd, uint64_t len)
 {
-	return ret(ftruncate(fd, (off_t)len));
+#ifdef TP_NR_ftruncate64
+	return ret(syscall(TP_NR_ftruncate64, fd, ARCH_SYSCALL_PAD64 ARCH_SYSCALL_ARG64(len)));
+#else
+	return ret(syscall(TP_NR_ftruncate, fd, len));
+#endif
+}
+
+long sys_fallocate(int fd, int mode, uint64_t off, uint64_t len)
+{
+	return ret(syscall(TP_NR_fallocate, fd, mode, ARCH_SYSCALL_ARG64(off), ARCH_SYSCALL_ARG64(len)));
 }
 
 long sys_fsync(int fd)

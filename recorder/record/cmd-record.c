@@ -256,6 +256,7 @@ static void loop(struct record *r)
 		/* nothing waits in the writer's buffer while the recorder does (an error stays
 		 * in the writer: the next write or the end reports it) */
 		tp_writer__flush(&r->w);
+		rec_output_reserve(r);
 		k = sys_poll(pfd, n, timeout);
 		if (k > 0 && (pfd[0].revents & TP_POLLIN)) {
 			char c[16];
@@ -429,8 +430,10 @@ static int finish(struct record *r)
 	if (e && !r->pipe)
 		tp_writer__salvage(&r->w);
 	evlist__close(&r->el);
-	if (!r->pipe)
+	if (!r->pipe) {
+		rec_output_trim(r);
 		sys_close(r->out_fd);
+	}
 	if (!e && rec_rotating(r))
 		e = flight__name_last(&r->fl, r->o.switch_max_files, r->o.quiet);
 	ce = rec_close_stream(r);

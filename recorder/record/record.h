@@ -49,6 +49,8 @@ struct record {
 	int write_err;             /* first -errno from the sink */
 	bool pipe;                 /* pipe-mode output: every out_kind but a file */
 	int out_fd;
+	uint64_t alloc_end;        /* a dwarf-mode file: its blocks reserved up to here, */
+	uint32_t alloc_step;       /* and what the rings hold (0: none reserved) */
 	int exit_status;
 	char **argv;               /* tinyperf's own, for CMDLINE */
 	int argc;
@@ -97,6 +99,10 @@ int rec_open_events(struct record *r);
 
 /* output.c: -o: a file, "-" or a stream, with its header and starting features */
 int rec_open_output(struct record *r);
+/* a dwarf-mode file: its blocks reserved ahead of what the rings may bring, and the ones past
+ * its end given back before it closes (also at each --switch-output file) */
+void rec_output_reserve(struct record *r);
+void rec_output_trim(struct record *r);
 /* the name for messages ("stdout" for -) */
 const char *rec_out_name(const struct record *r);
 /* the events as the writer takes them (wa: REC_MAX_EVSELS entries) */

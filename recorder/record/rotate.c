@@ -67,6 +67,7 @@ int rec_switch_output(struct record *r)
 	e = rec_features__finish(r);
 	r->fl.reopen = false;
 	r->fl.written += r->w.pos;
+	rec_output_trim(r);
 	sys_close(r->out_fd);
 	if (!e)
 		e = flight__name(&r->fl, r->o.switch_max_files, r->o.quiet);

@@ -37,6 +37,7 @@ typedef void report_fn(const char *name, long long ours, long long libc);
 static void check_syscalls(report_fn *report)
 {
 	NR(openat); NR(close); NR(read); NR(write); NR(pread64); NR(pwrite64); NR(fsync);
+	NR(fallocate);
 	NR(getdents64); NR(readlinkat); NR(unlinkat); NR(renameat); NR(mkdirat); NR(mount);
 	NR(pipe2); NR(dup3); NR(fcntl); NR(ioctl); NR(munmap); NR(getpid); NR(gettid);
 	NR(getppid); NR(execve); NR(wait4); NR(kill); NR(prctl); NR(exit_group); NR(uname);

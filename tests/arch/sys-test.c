@@ -184,6 +184,21 @@ static void test_bigfile(void)
 	EQ("read at 5 GiB data", memcmp(buf, "tinyperf", 8), 0);
 	EQ("ftruncate to 4 GiB + 1", sys_ftruncate((int)fd, four_g + 1), 0);
 	EQ("size after ftruncate", sys_lseek((int)fd, 0, TP_SEEK_END), (long long)four_g + 1);
+	/* both 64-bit pairs: blocks past the end leave the size alone, mode 0 grows it to
+	 * off + len, and a length whose low word is 0 reaches the kernel whole (2^62 + 2^62
+	 * overflows: EFBIG; a lost high word would be a length of 0: EINVAL) */
+	m = sys_fallocate((int)fd, TP_FALLOC_FL_KEEP_SIZE, four_g + 4096, 4096);
+	if (m == -TP_EOPNOTSUPP) {
+		check_ok("fallocate", "not on this file system");
+	} else {
+		EQ("fallocate past the end, size kept", m, 0);
+		EQ("size after fallocate KEEP_SIZE", sys_lseek((int)fd, 0, TP_SEEK_END),
+		   (long long)four_g + 1);
+		EQ("fallocate at 4 GiB + 8", sys_fallocate((int)fd, 0, four_g + 8, 8), 0);
+		EQ("size after fallocate", sys_lseek((int)fd, 0, TP_SEEK_END), (long long)four_g + 16);
+		EQ("fallocate of 2^62 at 2^62", sys_fallocate((int)fd, 0, 1ULL << 62, 1ULL << 62),
+		   -TP_EFBIG);
+	}
 	EQ("pwrite at 4 GiB", sys_pwrite((int)fd, "Z", 1, four_g), 1);
 	EQ("pwrite at 0", sys_pwrite((int)fd, "A", 1, 0), 1);
 	m = sys_mmap(NULL, (size_t)env->page_size, TP_PROT_READ, TP_MAP_SHARED, (int)fd, four_g);

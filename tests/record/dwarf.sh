@@ -115,6 +115,12 @@ sizes=$(perf report -D -i file.data 2>/dev/null | sed -n 's/.*\[\(0x[0-9a-f]*\)\
 expect_eq "file: every user sample 8 + 5*8 + 8 + 8 + 20*8 + 8 + 4096 + 8 bytes" \
 	"$(printf '0x%x' $((8 + 48 + 8 + 160 + 8 + 4096 + 8)))" "$(echo "$sizes" | awk '{print $2}' | tr '\n' ' ' | sed 's/ $//')"
 unwound file.data file
+# the blocks reserved ahead of the writer (8 MiB and more: what the rings hold, twice) are
+# given back at the end: what the file occupies is what it holds, to the block
+fsize=$(stat -c %s file.data)
+fblocks=$(($(stat -c '%b * %B' file.data)))
+check "file: no blocks reserved past its end ($fblocks bytes of blocks for $fsize bytes)" \
+	[ "$fblocks" -le $((fsize + 65536)) ]
 perf report -i file.data -g --stdio --no-children --no-inline >file.report 2>file.report-err
 check "file: perf report -g --stdio --no-children: no warning, leaf's graph reaches main" \
 	sh -c '! grep -q . file.report-err && sed -n "/\] leaf/,/^$/p" file.report | grep -q -- "main"'
