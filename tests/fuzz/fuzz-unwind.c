@@ -5,8 +5,9 @@
  * that stack through that table. Input layout (all little-endian):
  *   u8 target, u16 eh_frame size N, N bytes, [u16 size M, M bytes of .eh_frame_hdr at 0x7000
  *   when the target byte has bit 7 set], u64 reg mask, u8 count K, K u64 values, stack.
- * With a well-formed .eh_frame_hdr the unwinder checks each FDE as it is looked up (cfiscan.c)
- * instead of the whole section first.
+ * Bit 6 puts .eh_frame_hdr before .eh_frame in the section table, where linkers put it and
+ * libdw uses its search table; with it and a well-formed table the unwinder checks each FDE
+ * as it is looked up (cfiscan.c) instead of the whole section first.
  * Build and run: tests/fuzz/run.sh. Seeds: tests/fuzz/corpus/unwind/.
  * fuzz-options: -max_len=16384 */
 #include <elf.h>
@@ -77,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in.n -= hdr;
 	}
 	img = uw_image_hdr(targets[t].machine, targets[t].is64, targets[t].be, eh_p, eh, 0x8000,
-			   hdr_p, hdr, 0x7000, &img_size);
+			   hdr_p, hdr, 0x7000, tb & 0x40, &img_size);
 	if (!img)
 		return 0;
 	if (tp_uwtab__from_mem(&tab, img, img_size)) {

@@ -313,61 +313,117 @@ static void test_hidden_cie(void)
 	case_end(&c);
 }
 
+/* three FDEs for [0x1000, +0x100), [0x2000, ...), [0x3000, ...), the middle one naming
+ * register 2^24 when hostile, and an .eh_frame_hdr at HDR_ADDR whose entry k is for the PC of
+ * FDE order[k] and points at FDE fde_of[order[k]] */
+#define HDR_ADDR	0x7000
+
+static void hdr_tables(struct uwbuf *eh, struct uwbuf *hdr, bool hostile, const int order[3],
+		       const int fde_of[3])
+{
+	static const uint8_t cie[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1 };
+	static const uint8_t huge[] = { DW_CFA_offset_extended, 0x80, 0x80, 0x80, 0x08, 1 };
+	size_t fde[3], at = uw_cie(eh, -8, 16, cie, sizeof(cie));
+
+	for (int i = 0; i < 3; i++) {
+		fde[i] = eh->n;
+		uw_fde(eh, at, EH_ADDR, 0x1000 * (i + 1), 0x100, hostile && i == 1 ? huge : NULL,
+		       hostile && i == 1 ? sizeof(huge) : 0);
+	}
+	uw_put(eh, 0, 4);		/* the terminator */
+	uw_put(hdr, 1, 1);		/* version */
+	uw_put(hdr, 0x1b, 1);		/* .eh_frame pointer: pcrel sdata4 */
+	uw_put(hdr, 0x03, 1);		/* count: udata4 */
+	uw_put(hdr, 0x3b, 1);		/* entries: datarel sdata4 */
+	uw_put(hdr, (uint32_t)(EH_ADDR - (HDR_ADDR + 4)), 4);
+	uw_put(hdr, 3, 4);
+	for (int k = 0; k < 3; k++) {
+		uw_put(hdr, (uint32_t)(0x1000 * (order[k] + 1) - HDR_ADDR), 4);
+		uw_put(hdr, (uint32_t)(EH_ADDR + fde[fde_of[order[k]]] - HDR_ADDR), 4);
+	}
+}
+
+/* The premise of the per-FDE check below: with .eh_frame_hdr before .eh_frame in the section
+ * table, as linkers place it, libdw finds a PC's FDE through the header's search table, never
+ * by walking the section. A table that sends the PCs of the first FDE to the third one shows
+ * which: a walk finds the first FDE, the table an FDE that does not cover the PC. */
+static void test_hdr_libdw(void)
+{
+	struct tcase c = case_begin(".eh_frame_hdr: libdw looks FDEs up through its search table");
+	struct uwbuf eh = { .be = false }, hdr = { .be = false };
+	static const int order[3] = { 0, 1, 2 }, fde_of[3] = { 2, 1, 2 };
+	Dwarf_Frame *fr = NULL;
+	Dwarf_CFI *cfi;
+	size_t size = 0;
+	uint8_t *im;
+	Elf *e;
+
+	hdr_tables(&eh, &hdr, false, order, fde_of);
+	elf_version(EV_CURRENT);
+	im = uw_image_hdr(EM_X86_64, true, false, eh.b, eh.n, EH_ADDR, hdr.b, hdr.n, HDR_ADDR,
+			  true, &size);
+	e = im ? elf_memory((char *)im, size) : NULL;
+	cfi = e ? dwarf_getcfi_elf(e) : NULL;
+	if (EXPECT_TRUE(&c, "libdw reads the image's CFI", cfi)) {
+		EXPECT(&c, "0x3010: the third FDE", 0, dwarf_cfi_addrframe(cfi, 0x3010, &fr));
+		free(fr);
+		fr = NULL;
+		EXPECT(&c, "0x1010: no frame (the table's FDE does not cover it)", -1,
+		       dwarf_cfi_addrframe(cfi, 0x1010, &fr));
+		free(fr);
+		dwarf_cfi_end(cfi);
+	}
+	if (e)
+		elf_end(e);
+	free(im);
+	case_end(&c);
+}
+
 /* .eh_frame with the usual .eh_frame_hdr search table is checked one FDE at a time, when a PC
  * first needs it: an FDE naming register 2^24 keeps libdw from its own PCs only, the other
  * FDEs are used. A table out of order (a binary search of it could land anywhere) keeps the
- * whole scan, which refuses the section. */
+ * whole scan, which refuses the section; so does a header after .eh_frame in the section
+ * table, which libdw 0.188 does not use: it walks the section, where the table's entry for
+ * a PC need not be the FDE it runs (the fuzz-unwind finding hdr-after-eh-frame). */
 static void test_hdr_lazy(void)
 {
 	struct tcase c = case_begin(".eh_frame_hdr: each FDE checked when its PC is first looked up");
-	static const uint8_t cie[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1 };
-	static const uint8_t huge[] = { DW_CFA_offset_extended, 0x80, 0x80, 0x80, 0x08, 1 };
-	static const uint64_t pcs[] = { 0x1000, 0x2000, 0x3000 };
-	const uint64_t hdr_addr = 0x7000;
+	static const int ident[3] = { 0, 1, 2 };
+	static const struct {
+		const char *what;
+		bool hdr_first;
+		int order[3];
+	} lay[] = {
+		{ "sorted table: .eh_frame used", true, { 0, 1, 2 } },
+		{ "table out of order: .eh_frame refused as a whole", true, { 2, 1, 0 } },
+		{ "header after .eh_frame: .eh_frame refused as a whole", false, { 0, 1, 2 } },
+	};
 
-	for (int sorted = 1; sorted >= 0; sorted--) {
+	for (size_t l = 0; l < sizeof(lay) / sizeof(lay[0]); l++) {
 		struct uwbuf eh = { .be = false }, hdr = { .be = false };
-		size_t fde[3], at = uw_cie(&eh, -8, 16, cie, sizeof(cie)), size = 0;
+		bool lazy = l == 0;
+		size_t size = 0;
 		int err;
 
-		for (int i = 0; i < 3; i++) {
-			fde[i] = eh.n;
-			uw_fde(&eh, at, EH_ADDR, pcs[i], 0x100, i == 1 ? huge : NULL,
-			       i == 1 ? sizeof(huge) : 0);
-		}
-		uw_put(&eh, 0, 4);		/* the terminator */
-		uw_put(&hdr, 1, 1);		/* version */
-		uw_put(&hdr, 0x1b, 1);		/* .eh_frame pointer: pcrel sdata4 */
-		uw_put(&hdr, 0x03, 1);		/* count: udata4 */
-		uw_put(&hdr, 0x3b, 1);		/* entries: datarel sdata4 */
-		uw_put(&hdr, (uint32_t)(EH_ADDR - (hdr_addr + 4)), 4);
-		uw_put(&hdr, 3, 4);
-		for (int k = 0; k < 3; k++) {
-			int i = sorted ? k : 2 - k;
-
-			uw_put(&hdr, (uint32_t)(pcs[i] - hdr_addr), 4);
-			uw_put(&hdr, (uint32_t)(EH_ADDR + fde[i] - hdr_addr), 4);
-		}
+		hdr_tables(&eh, &hdr, true, lay[l].order, ident);
 		free(img);
 		img = uw_image_hdr(EM_X86_64, true, false, eh.b, eh.n, EH_ADDR, hdr.b, hdr.n,
-				   hdr_addr, &size);
+				   HDR_ADDR, lay[l].hdr_first, &size);
 		tp_uwtab__delete(tab);
 		tab = NULL;
 		err = img ? tp_uwtab__from_mem(&tab, img, size) : -1;
 		if (!EXPECT(&c, "tp_uwtab__from_mem", 0, err) || !EXPECT_TRUE(&c, "a table", tab))
 			continue;
-		EXPECT(&c, sorted ? "sorted table: .eh_frame used" :
-				    "table out of order: .eh_frame refused as a whole",
-		       sorted ? 1 : 0, tp_uwtab__kinds(tab) & 1);
-		if (!sorted)
+		EXPECT(&c, lay[l].what, lazy ? 1 : 0, tp_uwtab__kinds(tab) & 1);
+		if (!lazy)
 			continue;
 		for (int i = 0; i < 3; i++) {
 			struct tp_uwrow tmp = { 0 }, *row = NULL;
 			char what[64];
 
-			snprintf(what, sizeof(what), "a row at %#x: %s", (unsigned)pcs[i] + 0x10,
+			snprintf(what, sizeof(what), "a row at %#x: %s", 0x1000 * (i + 1) + 0x10,
 				 i == 1 ? "none (register 2^24)" : "from its FDE");
-			err = tp_uwrow__get(tab, tab->arch, pcs[i] + 0x10, &row, &tmp);
+			err = tp_uwrow__get(tab, tab->arch, 0x1000 * (i + 1) + 0x10, &row, &tmp);
 			EXPECT_TRUE(&c, what, err == 1 && row && row->none == (i == 1));
 			tp_uwrow__release(&tmp);
 		}
@@ -503,6 +559,7 @@ int main(void)
 	test_arm_thumb();
 	test_files();
 	test_hidden_cie();
+	test_hdr_libdw();
 	test_hdr_lazy();
 	test_cross();
 	tp_uwtab__delete(tab);

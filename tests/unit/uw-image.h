@@ -82,10 +82,11 @@ static inline void uw_fde(struct uwbuf *w, size_t cie, uint64_t addr, uint64_t p
 
 /* A malloc'ed ELF (ET_EXEC; machine, 32/64-bit, byte order) whose sections are .eh_frame with
  * the given bytes at addr and, when hdr is not NULL, .eh_frame_hdr with hdr_size bytes at
- * hdr_addr; one PT_LOAD segment maps file offset 0 at 0. */
+ * hdr_addr: before .eh_frame in the section table when hdr_first (as linkers place it),
+ * after it otherwise; one PT_LOAD segment maps file offset 0 at 0. */
 static inline uint8_t *uw_image_hdr(unsigned machine, bool is64, bool be, const uint8_t *eh,
 				    size_t eh_size, uint64_t addr, const uint8_t *hdr,
-				    size_t hdr_size, uint64_t hdr_addr, size_t *size)
+				    size_t hdr_size, uint64_t hdr_addr, bool hdr_first, size_t *size)
 {
 	static const char strtab[] = "\0.shstrtab\0.eh_frame\0.eh_frame_hdr";
 	struct uwbuf *w = calloc(1, sizeof(*w));
@@ -141,9 +142,10 @@ static inline uint8_t *uw_image_hdr(unsigned machine, bool is64, bool be, const 
 	if (hdr)
 		memcpy(img + hd, hdr, hdr_size);
 	memcpy(img + str, strtab, sizeof(strtab));
-	for (unsigned s = 1; s < nsec; s++) {
-		/* 1 .eh_frame, 2 .shstrtab, 3 .eh_frame_hdr */
+	for (unsigned k = 1; k < nsec; k++) {
+		/* s: 1 .eh_frame, 2 .shstrtab, 3 .eh_frame_hdr; section k holds s */
 		static const unsigned name[] = { 0, 11, 1, 21 };
+		unsigned s = hdr && hdr_first && k != 2 ? 4 - k : k;
 		bool str_s = s == 2;
 
 		w->n = 0;
@@ -157,7 +159,7 @@ static inline uint8_t *uw_image_hdr(unsigned machine, bool is64, bool be, const 
 		uw_put(w, 0, 4);
 		uw_put(w, str_s ? 1 : s == 1 ? a : 4, a);
 		uw_put(w, 0, a);
-		memcpy(img + sh + s * shsz, w->b, w->n);
+		memcpy(img + sh + k * shsz, w->b, w->n);
 	}
 	free(w);
 	return img;
@@ -167,7 +169,7 @@ static inline uint8_t *uw_image_hdr(unsigned machine, bool is64, bool be, const 
 static inline uint8_t *uw_image(unsigned machine, bool is64, bool be, const uint8_t *eh,
 				size_t eh_size, uint64_t addr, size_t *size)
 {
-	return uw_image_hdr(machine, is64, be, eh, eh_size, addr, NULL, 0, 0, size);
+	return uw_image_hdr(machine, is64, be, eh, eh_size, addr, NULL, 0, 0, false, size);
 }
 
 #endif

@@ -240,11 +240,13 @@ bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh)
  * Scanning a whole .eh_frame up front checked thousands of FDEs of which a profile uses a
  * few dozen (a third of python3's libpython-size table cost more than its unwinding). When
  * .eh_frame_hdr has the search table every linker writes (version 1, the .eh_frame pointer
- * pcrel sdata4, the count udata4, the entries datarel sdata4), libdw finds a PC's FDE by a
- * binary search of that table and runs only that FDE and its CIE. So when the table is
- * strictly increasing (every binary search then lands on the same entry, libdw's too) and
- * no address in it wraps, the FDE of a PC is checked as the scan would check it, before
- * libdw sees the PC; any other shape of table keeps the whole scan. */
+ * pcrel sdata4, the count udata4, the entries datarel sdata4) and comes before .eh_frame in
+ * the section table (the caller's part, table.c: libdw 0.188 walks the whole section for a
+ * header placed after it), libdw finds a PC's FDE by a binary search of that table and runs
+ * only that FDE and its CIE; the FDEs it keeps for later lookups are ones it ran, and so
+ * were checked. So when the table is strictly increasing (every binary search then lands on
+ * the same entry, libdw's too) and no address in it wraps, the FDE of a PC is checked as the
+ * scan would check it, before libdw sees the PC; any other table keeps the whole scan. */
 struct tp_uwlazy {
 	const unsigned char *ident;
 	Elf_Data *data;			/* .eh_frame */

@@ -34,7 +34,9 @@ struct tp_uwarch {
  * .debug_frame): every register it names is a sane number, every instruction walkable */
 bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh);
 /* instead, when .eh_frame_hdr (HDR at HDR_ADDR) has a search table libdw is sure to use the
- * same way (cfiscan.c): the .eh_frame (EH at EH_ADDR) checked one FDE at a time, or NULL */
+ * same way (cfiscan.c; the caller has made sure that libdw uses the header at all: it comes
+ * before .eh_frame, table.c): the .eh_frame (EH at EH_ADDR) checked one FDE at a time, or
+ * NULL */
 struct tp_uwlazy *tp_uwcfi__lazy(Elf *elf, Elf_Data *eh, uint64_t eh_addr, Elf_Data *hdr,
 				 uint64_t hdr_addr);
 /* whether libdw may look pc up in that .eh_frame: the FDE it would run passes the scan's

@@ -128,6 +128,34 @@ static bool has_scn(Elf *elf, const char *name)
 	return scn_bytes(elf, name, &sh) != NULL;
 }
 
+/* where .eh_frame_hdr and .eh_frame are in the section table: -1 when either name is on more
+ * than one section (libdw versions differ in which they take, so no check can be sure to
+ * cover the one libdw runs), 1 when the one .eh_frame_hdr comes before the one .eh_frame (the
+ * linkers' order, and the only one in which libdw 0.188 uses the header's search table: it
+ * takes the last .eh_frame_hdr met before the first .eh_frame), else 0 */
+static int eh_layout(Elf *elf)
+{
+	size_t shstrndx, hdr_at = 0, eh_at = 0, n_hdr = 0, n_eh = 0, i = 0;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) :
+							 NULL;
+
+		i++;
+		if (n && !strcmp(n, ".eh_frame_hdr") && !n_hdr++)
+			hdr_at = i;
+		else if (n && !strcmp(n, ".eh_frame") && !n_eh++)
+			eh_at = i;
+	}
+	if (n_hdr > 1 || n_eh > 1)
+		return -1;
+	return n_hdr && n_eh && hdr_at < eh_at;
+}
+
 /* libdw over the frame sections of the file, the ways that work for the arch */
 static int load_cfi(struct tp_uwtab *t)
 {
@@ -137,13 +165,14 @@ static int load_cfi(struct tp_uwtab *t)
 		      t->dbg_elf && has_scn(t->dbg_elf, ".debug_frame") ? t->dbg_elf : NULL;
 	GElf_Shdr sh, hsh;
 	Elf_Data *eh = scn_bytes(t->elf, ".eh_frame", &sh), *hdr;
+	int layout = eh ? eh_layout(t->elf) : 0;
 
 	/* a table libdw could not run within bounds is not used (cfiscan.c); with the usual
-	 * .eh_frame_hdr, each FDE is checked when a PC first needs it (not for the images of
-	 * no_abi arches, whose addresses are the image's) */
-	if (eh && !t->arch->no_abi && (hdr = scn_bytes(t->elf, ".eh_frame_hdr", &hsh)))
+	 * .eh_frame_hdr, in the place where libdw uses it, each FDE is checked when a PC first
+	 * needs it (not for the images of no_abi arches, whose addresses are the image's) */
+	if (layout > 0 && !t->arch->no_abi && (hdr = scn_bytes(t->elf, ".eh_frame_hdr", &hsh)))
 		t->eh_lazy = tp_uwcfi__lazy(t->elf, eh, sh.sh_addr, hdr, hsh.sh_addr);
-	if (eh && !t->eh_lazy && !tp_uwcfi__sane(t->elf, eh, true))
+	if (eh && (layout < 0 || (!t->eh_lazy && !tp_uwcfi__sane(t->elf, eh, true))))
 		t->eh_refused = true;
 	if (df_elf && !tp_uwcfi__sane(df_elf, scn_bytes(df_elf, ".debug_frame", &sh), false))
 		df_elf = NULL;
