@@ -29,8 +29,9 @@ if [ "${1:-}" = --one ]; then
 	export TMPDIR="$d/tmp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	# shellcheck disable=SC2086
 	# one input over 25 s is a hang (none takes a second under ASan; a loaded machine must not
-	# make one look hung)
-	set -- -timeout=25 -rss_limit_mb=2048 -artifact_prefix="$d/" $opts
+	# make one look hung); one allocation over 256 MB is a finding (nothing of the inputs'
+	# size needs it; it is caught at the malloc, before the RSS limit is reached)
+	set -- -timeout=25 -rss_limit_mb=2048 -malloc_limit_mb=256 -artifact_prefix="$d/" $opts
 	inputs=$(find "$regress" "$seeds" -type f 2>/dev/null | sort)
 	nr=$(echo "$inputs" | grep -c .)
 	why=""
