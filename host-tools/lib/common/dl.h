@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared libraries opened (dlopen) only by the commands that need them: libarchive, Capstone
- * and ncurses; the first two pull in a dozen more libraries (libxml2, ICU, libstdc++ ...) whose loading and relocation
- * would otherwise cost every run of every command, report and script too. A library is opened
- * with RTLD_GLOBAL and its functions are looked up in the global scope, so an LD_PRELOAD
- * interposer of one of them (tests/cache/nofilter.c) still comes first. */
+ * and ncurses; the first two pull in a dozen more libraries (libxml2, ICU, libstdc++ ...)
+ * whose loading and relocation would otherwise cost every run of every command, report and
+ * script too. A library is opened with RTLD_GLOBAL and its functions are looked up in the
+ * global scope, so an LD_PRELOAD interposer of one of them (tests/cache/nofilter.c) still
+ * comes first. */
 #ifndef TINYPERF_HOST_TOOLS_LIB_COMMON_DL_H
 #define TINYPERF_HOST_TOOLS_LIB_COMMON_DL_H
 
