@@ -53,7 +53,7 @@ fi
 # ---- every sample's chain: tinyperf script vs perf script ----
 "$PERF" script -i "$tmp/d.data" >"$tmp/p.scr" 2>/dev/null
 "$tp" script -i "$tmp/d.data" >"$tmp/t.scr" 2>"$tmp/t.err"
-python3 "$here/chains.py" "$tmp/p.scr" "$tmp/t.scr" 99 >"$tmp/chains.out"
+python3 "$here/chains.py" "$tmp/p.scr" "$tmp/t.scr" 99 "$tmp/cut.txt" >"$tmp/chains.out"
 rc=$?
 sed 's/^/  /' "$tmp/chains.out"
 if [ $rc -eq 0 ]; then
@@ -63,9 +63,20 @@ else
 fi
 
 # ---- call paths: tinyperf report -g vs perf report -g ----
+# on the same recording without the samples whose chains differ for an explained reason (now
+# and then one at exit in crtstuff's __do_global_dtors_aux, which has no FDE: perf guesses on
+# with the frame pointer, tinyperf stops): one sample's extra frames change the percentages
+# and branches of every --children entry they pass through
+rep=$tmp/d.data
+if [ -s "$tmp/cut.txt" ]; then
+	rep=$tmp/d.cut.data
+	out=$(python3 "$here/dropsamples.py" "$tmp/d.data" "$rep" "$tmp/cut.txt")
+	rc=$?
+	check "report -g: the samples with an explained chain difference left out: $out" [ $rc -eq 0 ]
+fi
 for mode in --no-children --children; do
-	"$PERF" report -i "$tmp/d.data" -g --stdio $mode >"$tmp/p.rep" 2>/dev/null
-	"$tp" report -i "$tmp/d.data" -g --stdio $mode >"$tmp/t.rep" 2>/dev/null
+	"$PERF" report -i "$rep" -g --stdio $mode >"$tmp/p.rep" 2>/dev/null
+	"$tp" report -i "$rep" -g --stdio $mode >"$tmp/t.rep" 2>/dev/null
 	python3 "$here/graphs.py" "$tmp/p.rep" "$tmp/t.rep" 1 >"$tmp/graphs.out"
 	rc=$?
 	sed 's/^/  /' "$tmp/graphs.out"
