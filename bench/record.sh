@@ -21,8 +21,15 @@ row() { printf '%-46s %14s %14s %10s   %s\n' "$@"; }
 # cpu_rss CMD...: "user+sys seconds" and "peak RSS KiB" of CMD and its children: the CPU
 # from perf stat's task-clock (to the microsecond: /usr/bin/time prints hundredths, too
 # coarse for a recorder that uses a few ms in 20 s; it adds /usr/bin/time's own, well under
-# a ms), the RSS from /usr/bin/time
+# a ms), the RSS from /usr/bin/time. The file CMD writes (-o) is removed first: dropping an
+# earlier run's pages from the page cache (a 170 MB dwarf-mode file took 100-300 ms) would
+# be counted to this one, and perf would rename it to .old instead of truncating it.
 cpu_rss() {
+	prev=
+	for a in "$@"; do
+		[ "$prev" = -o ] && rm -f "$a" "$a.old"
+		prev=$a
+	done
 	perf stat -x, -e task-clock -o "$work/s" -- /usr/bin/time -f '%M' -o "$work/t" "$@" \
 		>/dev/null 2>&1 || true
 	awk -F, '$3 ~ /^task-clock/ { ms = $1 } END { printf "%.4f ", ms / 1000 }' "$work/s"
@@ -124,15 +131,25 @@ fi
 # 3b. own CPU in dwarf mode (CONFIG_REC_CALLGRAPH_DWARF): the user registers and 8 KiB of
 # stack per sample, -a at 1 kHz for 10 s while a program built without frame pointers spins
 # (in the background, so the CPU measured is the recorder's and sleep's alone)
+# (the median of 3 runs each, alternating: a single run's copy to the page cache varied by a
+# quarter from run to run on a shared machine)
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 if "$tp" record --help 2>&1 | grep -q -e '--call-graph'; then
-	"$wl/nofp" 60 40 &
+	"$wl/nofp" 100 40 &
 	spin=$!
-	t=$(cpu_rss "$tp" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/a.data" -- sleep 10)
+	tl= pl=
+	for i in 1 2 3; do
+		t=$(cpu_rss "$tp" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/a.data" -- sleep 10)
+		p=$(cpu_rss "$perf" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/b.data" -- sleep 10)
+		tl="$tl ${t% *}" pl="$pl ${p% *}"
+	done
 	ts=$(perf script -i "$work/a.data" -F tid 2>/dev/null | grep -c .)
-	p=$(cpu_rss "$perf" record -q -a -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/b.data" -- sleep 10)
 	ps=$(perf script -i "$work/b.data" -F tid 2>/dev/null | grep -c .)
 	kill "$spin" 2>/dev/null; wait "$spin" 2>/dev/null || true
-	row "-a --call-graph dwarf,8192 -F 1000, 10 s: own CPU (s)" "${t% *}" "${p% *}" "$(ratio "${t% *}" "${p% *}")" "<= 1/3 of perf's"
+	# shellcheck disable=SC2086
+	t=$(median3 $tl) p=$(median3 $pl)
+	row "-a --call-graph dwarf,8192 -F 1000, 10 s: own CPU (s)" "$t" "$p" "$(ratio "$t" "$p")" "<= 1/3 of perf's"
+	row "  each run (tinyperf; perf)" "" "" "" "$tl;$pl"
 	row "  samples" "$ts" "$ps" "$(ratio "$ts" "$ps")" ""
 	# the embedded symbols' share: /proc/kallsyms read and packed at the end (about half
 	# of the recorder's CPU in this row), the rest is mostly the ring's copy to the file
@@ -141,7 +158,7 @@ if "$tp" record --help 2>&1 | grep -q -e '--call-graph'; then
 		spin=$!
 		t=$(cpu_rss "$tp" record -q -a $noembed -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$work/a.data" -- sleep 10)
 		kill "$spin" 2>/dev/null; wait "$spin" 2>/dev/null || true
-		row "  own CPU with --no-embed-symbols (s)" "${t% *}" "" "$(ratio "${t% *}" "${p% *}")" ""
+		row "  own CPU with --no-embed-symbols (s)" "${t% *}" "" "$(ratio "${t% *}" "$p")" ""
 	fi
 fi
 
