@@ -13,6 +13,9 @@ versioned or not: "__GI___pthread_cleanup_pop (inlined)" is tinyperf's (and perf
 name) "_pthread_cleanup_pop@GLIBC_2.2.5", so a perf path with such names matches a tinyperf path
 that has any name at those places; and perf --children adds an entry for that inline name whose
 graph is the name alone ("---X (inlined)", no self time), which tinyperf has no counterpart for.
+tinyperf runs with --inline, which perf has on by default: both add a "func (inlined)" frame for
+each function inlined at an unwound address; perf --children also gives each such function an
+entry of its own (no self time, the paths through it), tinyperf does not: counted apart.
 Exits 1 when more than MAX_PCT percent (argv[3], default 1) of the paths differ, or none.
 Usage: graphs.py PEER.txt OURS.txt [MAX_PCT]"""
 import collections
@@ -22,6 +25,7 @@ import sys
 ENTRY = re.compile(r'^\s+\d+\.\d+%')
 BRANCH = re.compile(r'--(\d+\.\d+%)--')
 explained = collections.Counter()
+inline_entries = set()  # perf's entries for a function it names "X (inlined)"
 
 
 def norm(name, side):
@@ -67,6 +71,8 @@ def paths(path, side):
                 flush()
                 head, _, sym = ' '.join(line.split()).partition('] ')
                 entry, stack, pending = head + '] ' + norm(sym, side), [], False
+                if side == 'peer' and sym.endswith(' (inlined)'):
+                    inline_entries.add(entry)
                 continue
             if entry is None:
                 continue
@@ -112,11 +118,16 @@ def main():
                 k[0].split()[1] == '0.00%':
             explained['alias'] += missing[k]
             missing[k] = 0
+        elif missing[k] and k[0] in inline_entries and k[0].split()[1] == '0.00%':
+            explained['inline entry'] += missing[k]
+            missing[k] = 0
     missing, extra = +missing, +extra
     diff = sum(missing.values())
     print('graphs: %d call paths, %d equal, %d differ; explained: %d perf "inlined" alias '
-          'names of unwound frames, %d unresolved addresses (runtime vs file)'
-          % (n, n - diff, diff, explained['alias'], explained['unresolved']))
+          'names of unwound frames, %d unresolved addresses (runtime vs file), %d paths of '
+          'perf --children entries of inlined functions'
+          % (n, n - diff, diff, explained['alias'], explained['unresolved'],
+             explained['inline entry']))
     for k in list(missing)[:3]:
         print('  only perf:      %s: %s (%s)' % (k[0], ' / '.join(k[1]), k[2]))
     for k in list(extra)[:3]:

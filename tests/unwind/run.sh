@@ -66,7 +66,9 @@ fi
 # on the same recording without the samples whose chains differ for an explained reason (now
 # and then one at exit in crtstuff's __do_global_dtors_aux, which has no FDE: perf guesses on
 # with the frame pointer, tinyperf stops): one sample's extra frames change the percentages
-# and branches of every --children entry they pass through
+# and branches of every --children entry they pass through. tinyperf with --inline, which perf
+# has on by default (with libc6-dbg, a signal in pthread_join's futex wait has perf add
+# "__futex_abstimed_wait_common64 (inlined)": a branch shown on a short, loaded run)
 rep=$tmp/d.data
 if [ -s "$tmp/cut.txt" ]; then
 	rep=$tmp/d.cut.data
@@ -76,7 +78,7 @@ if [ -s "$tmp/cut.txt" ]; then
 fi
 for mode in --no-children --children; do
 	"$PERF" report -i "$rep" -g --stdio $mode >"$tmp/p.rep" 2>/dev/null
-	"$tp" report -i "$rep" -g --stdio $mode >"$tmp/t.rep" 2>/dev/null
+	"$tp" report -i "$rep" -g --stdio --inline $mode >"$tmp/t.rep" 2>/dev/null
 	python3 "$here/graphs.py" "$tmp/p.rep" "$tmp/t.rep" 1 >"$tmp/graphs.out"
 	rc=$?
 	sed 's/^/  /' "$tmp/graphs.out"
