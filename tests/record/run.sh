@@ -10,7 +10,8 @@ T_NAME=${T_NAME:-record}
 . "$src/tests/lib.sh"
 tp=$1
 work=${2:-$(mktemp -d)}
-mkdir -p "$work"
+# absolute: the --symfs case below mirrors the workloads' paths under $work
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 wl=$work/wl
 "$src/tests/workloads/build.sh" "$wl" >/dev/null || { fail "build workloads"; done_tests; exit 1; }
 
