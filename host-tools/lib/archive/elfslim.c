@@ -113,12 +113,12 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 		/* a debug file's segments keep their sizes but not their bytes: only the ones
 		 * with content must lie before the cut */
 		if (!gelf_getphdr(elf, (int)i, &ph) ||
-		    (ph.p_filesz && ph.p_offset + ph.p_filesz > cut))
+		    (ph.p_filesz && (ph.p_offset > cut || ph.p_filesz > cut - ph.p_offset)))
 			goto out;
 	}
 	for (size_t i = 1; i < n; i++)
 		if ((sh[i].sh_flags & SHF_ALLOC) && sh[i].sh_type != SHT_NOBITS && sh[i].sh_size &&
-		    sh[i].sh_offset + sh[i].sh_size > cut)
+		    (sh[i].sh_offset > cut || sh[i].sh_size > cut - sh[i].sh_offset))
 			goto out;
 	cap = size + one * n + 64;
 	o = malloc(cap);
@@ -142,7 +142,8 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 		if (!next)
 			break;
 		orig[next] = UINT64_MAX;	/* placed */
-		if (sh[next].sh_offset + sh[next].sh_size > size) {
+		/* without overflow: a size near 2^64 wrapped past the sum (found by fuzz-elf) */
+		if (sh[next].sh_offset > size || sh[next].sh_size > size - sh[next].sh_offset) {
 			err = 1;
 			goto out;
 		}
@@ -151,8 +152,13 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 			sh[next].sh_offset = pos;
 			continue;
 		}
+		if (sh[next].sh_addralign > cap) {
+			err = 1;
+			goto out;
+		}
 		pos = align_up(pos, sh[next].sh_addralign);
-		if (pos + sh[next].sh_size + one * n + 8 > cap) {
+		if (pos > cap || sh[next].sh_size > cap - pos ||
+		    cap - pos - sh[next].sh_size < one * n + 8) {
 			err = 1;
 			goto out;
 		}
