@@ -31,6 +31,13 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return a > 1 ? (v + a - 1) / a * a : v;
 }
 
+/* whether [off, off + len) ends past end, computed without a sum that can wrap (a size near
+ * 2^64 wrapped past it: found by fuzz-elf) */
+static bool past(uint64_t off, uint64_t len, uint64_t end)
+{
+	return off > end || len > end - off;
+}
+
 /* e_shoff in the file's byte order, at its place in the ELF header */
 static void put_shoff(uint8_t *img, bool is64, bool msb, uint64_t v)
 {
@@ -113,12 +120,12 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 		/* a debug file's segments keep their sizes but not their bytes: only the ones
 		 * with content must lie before the cut */
 		if (!gelf_getphdr(elf, (int)i, &ph) ||
-		    (ph.p_filesz && (ph.p_offset > cut || ph.p_filesz > cut - ph.p_offset)))
+		    (ph.p_filesz && past(ph.p_offset, ph.p_filesz, cut)))
 			goto out;
 	}
 	for (size_t i = 1; i < n; i++)
 		if ((sh[i].sh_flags & SHF_ALLOC) && sh[i].sh_type != SHT_NOBITS && sh[i].sh_size &&
-		    (sh[i].sh_offset > cut || sh[i].sh_size > cut - sh[i].sh_offset))
+		    past(sh[i].sh_offset, sh[i].sh_size, cut))
 			goto out;
 	cap = size + one * n + 64;
 	o = malloc(cap);
@@ -142,8 +149,7 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 		if (!next)
 			break;
 		orig[next] = UINT64_MAX;	/* placed */
-		/* without overflow: a size near 2^64 wrapped past the sum (found by fuzz-elf) */
-		if (sh[next].sh_offset > size || sh[next].sh_size > size - sh[next].sh_offset) {
+		if (past(sh[next].sh_offset, sh[next].sh_size, size)) {
 			err = 1;
 			goto out;
 		}
@@ -157,7 +163,7 @@ static int slim(Elf *elf, const uint8_t *img, size_t size, uint8_t **out, size_t
 			goto out;
 		}
 		pos = align_up(pos, sh[next].sh_addralign);
-		if (pos > cap || sh[next].sh_size > cap - pos ||
+		if (past(pos, sh[next].sh_size, cap) ||
 		    cap - pos - sh[next].sh_size < one * n + 8) {
 			err = 1;
 			goto out;
