@@ -26,8 +26,9 @@ GUESSED = 'explained: perf guesses on past a PC no unwind table covers'
 
 def run(*cmd):
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
-    except OSError:
+        return subprocess.run(cmd, capture_output=True, text=True, check=False,
+                              timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
         return ''
 
 
