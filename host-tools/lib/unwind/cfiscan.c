@@ -280,6 +280,15 @@ static bool rel_addr(uint64_t base, const uint8_t *p, bool be, bool is32, uint64
 	return true;
 }
 
+bool tp_uwcfi__hdr_table(const Elf_Data *hdr)
+{
+	const uint8_t *h = hdr ? hdr->d_buf : NULL;
+
+	/* DW_EH_PE_omit is 0xff; a table of ULEBs is refused by libdw as well */
+	return h && hdr->d_size >= 4 && h[0] == 1 && h[1] != 0xff && h[2] != 0xff &&
+	       h[3] != 0xff && (h[3] & ~0x08) != 0x01;
+}
+
 struct tp_uwlazy *tp_uwcfi__lazy(Elf *elf, Elf_Data *eh, uint64_t eh_addr, Elf_Data *hdr,
 				 uint64_t hdr_addr)
 {

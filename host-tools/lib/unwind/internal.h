@@ -39,6 +39,9 @@ bool tp_uwcfi__sane(Elf *elf, Elf_Data *data, bool eh);
  * NULL */
 struct tp_uwlazy *tp_uwcfi__lazy(Elf *elf, Elf_Data *eh, uint64_t eh_addr, Elf_Data *hdr,
 				 uint64_t hdr_addr);
+/* whether libdw 0.188 or later would search the table of .eh_frame_hdr HDR (version 1, the
+ * count and the entries not omitted) rather than walk .eh_frame (cfiscan.c) */
+bool tp_uwcfi__hdr_table(const Elf_Data *hdr);
 /* whether libdw may look pc up in that .eh_frame: the FDE it would run passes the scan's
  * checks (each FDE once), or there is none; free() the struct when done */
 bool tp_uwcfi__lazy_ok(struct tp_uwlazy *lz, uint64_t pc);

@@ -159,20 +159,26 @@ static int eh_layout(Elf *elf)
 /* libdw over the frame sections of the file, the ways that work for the arch */
 static int load_cfi(struct tp_uwtab *t)
 {
-	static const char *const eh_names[] = { ".eh_frame_hdr", ".eh_frame" };
+	static const char *const eh_names[] = { ".eh_frame" };	/* no header: see below */
 	static const char *const df_names[] = { ".debug_frame" };
 	Elf *df_elf = has_scn(t->elf, ".debug_frame") ? t->elf :
 		      t->dbg_elf && has_scn(t->dbg_elf, ".debug_frame") ? t->dbg_elf : NULL;
 	GElf_Shdr sh, hsh;
-	Elf_Data *eh = scn_bytes(t->elf, ".eh_frame", &sh), *hdr;
+	Elf_Data *eh = scn_bytes(t->elf, ".eh_frame", &sh);
+	Elf_Data *hdr = eh && !t->arch->no_abi ? scn_bytes(t->elf, ".eh_frame_hdr", &hsh) : NULL;
 	int layout = eh ? eh_layout(t->elf) : 0;
 
-	/* a table libdw could not run within bounds is not used (cfiscan.c); with the usual
-	 * .eh_frame_hdr, in the place where libdw uses it, each FDE is checked when a PC first
-	 * needs it (not for the images of no_abi arches, whose addresses are the image's) */
-	if (layout > 0 && !t->arch->no_abi && (hdr = scn_bytes(t->elf, ".eh_frame_hdr", &hsh)))
+	/* a table libdw could not run within bounds is not used (cfiscan.c). Where libdw
+	 * searches an .eh_frame_hdr table, it reads the FDE at whatever offset the table gives
+	 * (past a zero terminator, inside another FDE), which no walk of the section sees: then
+	 * only the per-FDE check of the usual table, in the place where libdw uses it, lets
+	 * libdw have .eh_frame. Without a table libdw walks the section as tp_uwcfi__sane()
+	 * does; the images of no_abi arches carry no header for that reason (their addresses
+	 * are the image's). */
+	if (hdr && layout > 0)
 		t->eh_lazy = tp_uwcfi__lazy(t->elf, eh, sh.sh_addr, hdr, hsh.sh_addr);
-	if (eh && (layout < 0 || (!t->eh_lazy && !tp_uwcfi__sane(t->elf, eh, true))))
+	if (eh && (layout < 0 || (!t->eh_lazy && hdr && tp_uwcfi__hdr_table(hdr)) ||
+		   (!t->eh_lazy && !tp_uwcfi__sane(t->elf, eh, true))))
 		t->eh_refused = true;
 	if (df_elf && !tp_uwcfi__sane(df_elf, scn_bytes(df_elf, ".debug_frame", &sh), false))
 		df_elf = NULL;
@@ -191,7 +197,7 @@ static int load_cfi(struct tp_uwtab *t)
 		if (!from)
 			continue;
 		t->img[k] = k ? frame_image(from, df_names, 1, t->arch->big_endian, &size) :
-				frame_image(from, eh_names, 2, t->arch->big_endian, &size);
+				frame_image(from, eh_names, 1, t->arch->big_endian, &size);
 		if (!t->img[k])
 			continue;
 		t->img_elf[k] = elf_memory(t->img[k], size);
