@@ -99,31 +99,37 @@ static uint32_t fill_attrs(struct record *r)
 	return stack;
 }
 
-int rec_tasks_of(int pid, int *tasks, unsigned *nr)
+int rec_tasks_of(const int *pids, unsigned nr_pids, const int *tids, unsigned nr_tids,
+		 int *tasks, unsigned *nr)
 {
 	static uint64_t buf[256];	/* u64 in the frame make i386 realign it (and reach every
 					 * local through 4-byte %ebp offsets) */
 	char path[48];
 	struct tp_dir d;
 	const char *name;
-	unsigned tid;
+	unsigned tid, k;
 	int e;
 
-	/* the format synth.c reads the same directory with: one string */
-	tp_snprintf(path, sizeof(path), "/proc/%u/task", (unsigned)pid);
-	e = tp_dir__open(&d, path, buf, sizeof(buf));
-	if (e)
-		return rec_fail("no process %d: %s", pid, tp_strerror(e));
-	while ((name = tp_dir__next(&d))) {
-		if (tp_parse_uint(name, &tid))
-			continue;	/* "." and ".." */
-		if (*nr >= REC_MAX_TASKS) {
-			sys_close(d.fd);
-			return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
+	for (unsigned i = 0; i < nr_pids; i++) {
+		/* the format synth.c reads the same directory with: one string */
+		tp_snprintf(path, sizeof(path), "/proc/%u/task", (unsigned)pids[i]);
+		e = tp_dir__open(&d, path, buf, sizeof(buf));
+		if (e)
+			return rec_fail("no process %d: %s", pids[i], tp_strerror(e));
+		while ((name = tp_dir__next(&d))) {
+			if (tp_parse_uint(name, &tid))
+				continue;	/* "." and ".." */
+			if (*nr >= REC_MAX_TASKS) {
+				sys_close(d.fd);
+				return rec_fail("too many threads (at most %d): use -t", REC_MAX_TASKS);
+			}
+			tasks[(*nr)++] = (int)tid;
 		}
-		tasks[(*nr)++] = (int)tid;
+		sys_close(d.fd);
 	}
-	sys_close(d.fd);
+	k = TP_MIN(nr_tids, REC_MAX_TASKS - *nr);
+	memcpy(tasks + *nr, tids, k * sizeof(int));
+	*nr += k;
 	return 0;
 }
 
@@ -159,21 +165,14 @@ int rec_cpus_of(const char *list, int *cpus)
 static int choose_target(struct record *r)
 {
 	int n = rec_cpus_of(r->o.cpu_list, r->cpus);
-	unsigned k;
 
 	if (!n)
 		return 1;
 	r->nr_cpus = (unsigned)n;
 	if (!r->o.system_wide && (r->o.nr_pids || r->o.nr_tids)) {
 		r->target = REC_TASKS;
-		for (unsigned i = 0; i < r->o.nr_pids; i++)
-			if (rec_tasks_of(r->o.pids[i], r->tasks, &r->nr_tasks))
-				return 1;
-		/* then the -t threads, as many as fit */
-		k = TP_MIN(r->o.nr_tids, REC_MAX_TASKS - r->nr_tasks);
-		memcpy(r->tasks + r->nr_tasks, r->o.tids, k * sizeof(int));
-		r->nr_tasks += k;
-		return 0;
+		return rec_tasks_of(r->o.pids, r->o.nr_pids, r->o.tids, r->o.nr_tids, r->tasks,
+				    &r->nr_tasks);
 	}
 	/* -a, -C: every task (-1) on the CPUs. A command: its tree (every task, filtered by
 	 * pid), or inherited events on it; --overwrite reads records newest first, so a tree

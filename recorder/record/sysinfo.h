@@ -18,9 +18,11 @@ int rec_cpus_from_list(const char *list, int *cpus, unsigned max);
 /* the CPUs of list (-C), or without one the online CPUs, into cpus[] (REC_MAX_CPUS of them;
  * setup.c): how many, or 0 after a one-line error (rec_fail) */
 int rec_cpus_of(const char *list, int *cpus);
-/* the threads of process pid appended to tasks[*nr], at most REC_MAX_TASKS (setup.c): 0, or
- * 1 after a one-line error (rec_fail) */
-int rec_tasks_of(int pid, int *tasks, unsigned *nr);
+/* -p and -t: the threads of the processes pids[], then the threads tids[] as many as fit,
+ * appended to tasks[*nr], at most REC_MAX_TASKS (setup.c): 0, or 1 after a one-line error
+ * (rec_fail) */
+int rec_tasks_of(const int *pids, unsigned nr_pids, const int *tids, unsigned nr_tids,
+		 int *tasks, unsigned *nr);
 
 /* NRCPUS as perf writes it: avail = highest present CPU + 1 (/sys/devices/system/cpu/present,
  * else possible), online = CPUs online. 0 or -errno. */

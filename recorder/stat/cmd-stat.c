@@ -95,13 +95,10 @@ ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 	if (s->o.system_wide)
 		tasks[r->nr_tasks++] = -1;
 	else if (s->o.nr_pids || s->o.nr_tids) {
-		for (unsigned i = 0; i < s->o.nr_pids; i++)
-			if (rec_tasks_of(s->o.pids[i], tasks, &r->nr_tasks))
-				return 255;
-		for (unsigned i = 0; i < s->o.nr_tids && r->nr_tasks < REC_MAX_TASKS; i++)
-			tasks[r->nr_tasks++] = s->o.tids[i];
-	}
-	else
+		if (rec_tasks_of(s->o.pids, s->o.nr_pids, s->o.tids, s->o.nr_tids, tasks,
+				 &r->nr_tasks))
+			return 255;
+	} else
 		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
 	if (STAT_EXTRA)	/* -A names them */
 		s->cpus = cpus;
