@@ -17,12 +17,20 @@ static const char default_events[] = "context-switches,cpu-migrations,page-fault
 #define HW_EVENTS (default_events + 44)	/* "cycles,..." */
 _Static_assert(sizeof("context-switches,cpu-migrations,page-faults,") == 44 + 1,
 	       "HW_EVENTS points at cycles");
+_Static_assert(REC_MAX_EVENT_SPECS >= 2, "the default set takes two of -e's places");
 
-static struct stat st;		/* static: large (the event list), one run per process */
-static int cpus[REC_MAX_CPUS];
-static int tasks[REC_MAX_TASKS];
-static struct evlist el;	/* the fds: [event][task][cpu] */
-static volatile int got_signal;
+/* the command's state: static (large: the event list), one run per process; one object, so
+ * one base address for all of it (on MIPS and ARM each address is a constant to load) */
+static struct {
+	struct stat st;
+	struct evlist el;		/* the fds: [event][task][cpu] */
+	int cpus[REC_MAX_CPUS];
+	int tasks[REC_MAX_TASKS];
+	/* without REC_STAT_EXTRA the printed values (see targets()); with it -r's times */
+	struct stat_val vals[STAT_EXTRA ? 1 : REC_MAX_EVSELS];
+	uint64_t walls[STAT_EXTRA ? REC_MAX_RUNS : 1];
+	volatile int got_signal;
+} g;
 
 struct runner {
 	unsigned nr_cpus, nr_tasks;
@@ -39,7 +47,7 @@ struct runner {
 ARCH_COLD_CODE static void on_signal(int sig)
 {
 	if (sig != TP_SIGCHLD)
-		got_signal = sig;
+		g.got_signal = sig;
 }
 
 ARCH_COLD_CODE static uint64_t now_ns(void)
@@ -47,7 +55,8 @@ ARCH_COLD_CODE static uint64_t now_ns(void)
 	struct tp_timespec ts = { 0 };
 
 	sys_clock_gettime(TP_CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.sec * 1000000000 + (uint64_t)ts.nsec;
+	/* seconds since boot: 32 bits for 136 years, and a 32-bit multiply on 32-bit CPUs */
+	return (uint64_t)(uint32_t)ts.sec * 1000000000u + (uint64_t)ts.nsec;
 }
 
 ARCH_COLD_CODE static void *zalloc(size_t bytes)
@@ -63,9 +72,11 @@ ARCH_COLD_CODE static int events(struct stat *s)
 	struct evlist_spec *l = &s->spec;
 	uint64_t flags;
 
-	if (!s->o.nr_events && (events__parse(l, s->o.system_wide ? "cpu-clock" : "task-clock") ||
-				events__parse(l, default_events)))
-		return 255;
+	if (!s->o.nr_events) {	/* perf's set: events[1] says so (the no-PMU note) */
+		s->o.events[0] = s->o.system_wide ? "cpu-clock" : "task-clock";
+		s->o.events[1] = default_events;
+		s->o.nr_events = 2;
+	}
 	for (unsigned i = 0; i < s->o.nr_events; i++)
 		if (events__parse(l, s->o.events[i]))
 			return STAT_EXIT_USAGE;
@@ -83,30 +94,30 @@ ARCH_COLD_CODE static int events(struct stat *s)
 
 ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
 {
-	static struct stat_val mem[REC_MAX_EVSELS];	/* without REC_STAT_EXTRA: see below */
 	int n = 1;
 	size_t nv;
 
-	cpus[0] = -1;
-	if (s->o.system_wide && !(n = rec_cpus_of(s->o.cpu_list, cpus)))	/* -C sets it */
+	g.cpus[0] = -1;
+	if (s->o.system_wide && !(n = rec_cpus_of(s->o.cpu_list, g.cpus)))	/* -C sets it */
 		return s->o.cpu_list ? STAT_EXIT_USAGE : 255;
 	r->nr_cpus = (unsigned)n;
-	r->nr_tasks = 0;
-	if (s->o.system_wide)
-		tasks[r->nr_tasks++] = -1;
-	else if (s->o.nr_pids || s->o.nr_tids) {
-		if (rec_tasks_of(s->o.pids, s->o.nr_pids, s->o.tids, s->o.nr_tids, tasks,
+	/* r->nr_tasks is 0: every task on the CPUs (-1), -p and -t, or the command's pid (0 until
+	 * it is forked) */
+	if (!s->o.system_wide && (s->o.nr_pids || s->o.nr_tids)) {
+		if (rec_tasks_of(s->o.pids, s->o.nr_pids, s->o.tids, s->o.nr_tids, g.tasks,
 				 &r->nr_tasks))
 			return 255;
-	} else
-		tasks[r->nr_tasks++] = 0;	/* the command's pid, once forked */
+	} else {
+		g.tasks[0] = -(int)s->o.system_wide;
+		r->nr_tasks = 1;
+	}
 	if (STAT_EXTRA)	/* -A names them */
-		s->cpus = cpus;
-	s->nr_slots = STAT_EXTRA && s->o.per_cpu && cpus[0] >= 0 ? r->nr_cpus : 1;
+		s->cpus = g.cpus;
+	s->nr_slots = STAT_EXTRA && s->o.per_cpu && g.cpus[0] >= 0 ? r->nr_cpus : 1;
 	/* one mapping: now and prev counts, the printed values, -r's history; without
 	 * REC_STAT_EXTRA the values alone, the most a list can have, in bss */
 	if (!STAT_EXTRA) {
-		r->now = s->vals = mem;
+		r->now = s->vals = g.vals;
 		return 0;
 	}
 	nv = s->spec.nr * SLOTS(s);
@@ -124,7 +135,7 @@ ARCH_COLD_CODE static int targets(struct stat *s, struct runner *r)
  * perf_event_paranoid >= 2 a command counts user space only, named :u as perf names it */
 ARCH_COLD_CODE static int open_all(struct stat *s, struct runner *r)
 {
-	if (evlist__open(&el, &s->spec, tasks, r->nr_tasks, cpus, r->nr_cpus, EVL_MAY_LACK))
+	if (evlist__open(&g.el, &s->spec, g.tasks, r->nr_tasks, g.cpus, r->nr_cpus, EVL_MAY_LACK))
 		return 255;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
 		char *name = s->spec.ev[ev].name;
@@ -145,7 +156,7 @@ ARCH_COLD_CODE static void read_all(struct stat *s, struct runner *r)
 	memset(r->now, 0, s->spec.nr * SLOTS(s) * sizeof(struct stat_val));
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
 		for (size_t i = 0; i < per_ev; i++) {
-			int fd = el.fds[ev * per_ev + i];
+			int fd = g.el.fds[ev * per_ev + i];
 			struct stat_val *c = &r->now[ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
 			uint64_t v[3];
 
@@ -170,7 +181,6 @@ ARCH_COLD_CODE static void values(struct stat *s, struct runner *r, bool delta)
 				r->prev[i] = r->now[i];
 			}
 		}
-		v->counted = v->run && v->ena;
 		/* scaled when multiplexed; 0 when it never ran */
 		if (v->run < v->ena)
 			v->val = stat_muldiv(v->val, v->ena, v->run);
@@ -200,7 +210,7 @@ ARCH_COLD_CODE static bool targets_gone(const struct stat *s, const struct runne
 	if (s->o.system_wide)
 		return false;
 	for (unsigned i = 0; i < r->nr_tasks; i++)
-		if (sys_kill(tasks[i], 0) != -TP_ESRCH)
+		if (sys_kill(g.tasks[i], 0) != -TP_ESRCH)
 			return false;
 	return true;
 }
@@ -226,12 +236,12 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 		if (e)
 			goto cannot_run;
 		if (on_exec)
-			tasks[0] = r->wl.pid;
+			g.tasks[0] = r->wl.pid;
 	}
 	if (open_all(s, r))
 		goto fail;	/* said why */
 	if (!on_exec)
-		evlist__enable(&el, true);
+		evlist__enable(&g.el, true);
 	if (ival)
 		memset(r->prev, 0, s->spec.nr * SLOTS(s) * sizeof(struct stat_val));
 	t0 = now_ns();
@@ -240,7 +250,7 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 	if (cmd) {
 		e = workload__start(&r->wl);
 		if (e) {
-			evlist__close(&el);
+			evlist__close(&g.el);
 			goto fail;
 		}
 	}
@@ -256,24 +266,23 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 			fresh = true;
 			continue;
 		}
-		if (cmd ? reap(s, r, false) : got_signal || targets_gone(s, r))
+		/* a command: wait for it, but not past the next interval */
+		if (cmd ? reap(s, r, !ival) : g.got_signal || targets_gone(s, r))
 			break;
-		if (got_signal && cmd) {	/* pass it on, and count until the command ends */
-			sys_kill(r->wl.pid, got_signal);
-			r->stop_sig = got_signal;
-			got_signal = 0;
+		if (g.got_signal && cmd) {	/* pass it on, and count until the command ends */
+			sys_kill(r->wl.pid, g.got_signal);
+			r->stop_sig = g.got_signal;
+			g.got_signal = 0;
 		}
 		if (ival) {
 			nap(next - t);
 			fresh = false;
-		} else if (cmd)
-			reap(s, r, true);
-		else
+		} else if (!cmd)
 			nap(1000000000);
 	}
 	s->wall_ns = now_ns() - t0;
 	if (!on_exec)
-		evlist__enable(&el, false);
+		evlist__enable(&g.el, false);
 	read_all(s, r);
 	/* the last, partial interval, as perf prints it when the command's end cuts its nap
 	 * short; none when the command ended before the interval just printed was read */
@@ -283,9 +292,9 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 		s->wall_ns = ival;
 		stat__print(s, block);
 	}
-	evlist__close(&el);
+	evlist__close(&g.el);
 	if (STAT_EXTRA)	/* -r opens them again: evlist__open's mapping of the fds and ids */
-		sys_munmap(el.fds, TP_ALIGN(el.nr_fds * sizeof(int), 8) + el.nr_fds * sizeof(uint64_t));
+		sys_munmap(g.el.fds, TP_ALIGN(g.el.nr_fds * sizeof(int), 8) + g.el.nr_fds * sizeof(uint64_t));
 	return 0;
 fail:	/* a command that did not exec has ended already: killed in vain, reaped */
 	if (cmd) {
@@ -300,8 +309,7 @@ cannot_run:
 
 ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 {
-	static uint64_t walls[REC_MAX_RUNS];
-	struct stat *s = &st;
+	struct stat *s = &g.st;
 	struct runner r;
 	unsigned nv;
 	int e;
@@ -324,7 +332,7 @@ ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 		e = run(s, &r);
 		if (e)
 			return e;
-		if (k == 0 && !s->o.nr_events && !(STAT_EXTRA && s->o.sep)) {
+		if (k == 0 && s->o.events[1] == default_events && !(STAT_EXTRA && s->o.sep)) {
 			unsigned hw = 4;	/* the first hardware event of the default set */
 
 			while (hw < 8 && s->spec.ev[hw].unsupported)
@@ -337,7 +345,7 @@ ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 		values(s, &r, false);
 		if (!STAT_EXTRA)
 			break;
-		walls[k] = s->wall_ns;
+		g.walls[k] = s->wall_ns;
 		for (unsigned i = 0; i < nv; i++) {
 			r.hist[(size_t)k * nv + i] = s->vals[i].val;
 			r.prev[i].v[1] += s->vals[i].ena;	/* -r: the totals */
@@ -353,15 +361,14 @@ ARCH_COLD_CODE int cmd_stat(int argc, char **argv)
 				v->val = stat_spread(r.hist + i, s->o.repeat, nv, &v->noise, &sd);
 				v->ena = r.prev[i].v[1];
 				v->run = r.prev[i].v[2];
-				v->counted = v->run && v->ena;
 			}
-			s->wall_ns = stat_spread(walls, s->o.repeat, 1, &s->wall_noise, &s->wall_sd_ns);
+			s->wall_ns = stat_spread(g.walls, s->o.repeat, 1, &s->wall_noise, &s->wall_sd_ns);
 		}
 		if (r.term_sig)
 			rec_warn("'%s' ended by signal %d", s->o.argv[0], r.term_sig);
 		stat__print(s, 0);
 	}
-	e = got_signal ? got_signal : r.stop_sig;
+	e = g.got_signal ? g.got_signal : r.stop_sig;
 	if (e) {	/* as perf: die of the signal that stopped counting */
 		sys_signal(e, TP_SIG_DFL, 0);
 		sys_kill((int)sys_getpid(), e);

@@ -17,8 +17,8 @@ struct pr {
 	struct tp_out out;
 	const char *sep;	/* the field separator: " " when aligned */
 	bool csv;
-	/* per slot: what the metrics divide by, by kind (K_OTHER: the wall time), and how many
-	 * events of the kind were counted (K_OTHER: 1 when the time is known) */
+	/* per slot: what the metrics divide by, by kind, as the sum of the events of the kind
+	 * counted and how many they are (K_OTHER: the wall time, 1 when it is known) */
 	struct {
 		uint64_t base[K_CMISS + 1];
 		unsigned n[K_CMISS + 1];
@@ -45,11 +45,9 @@ ARCH_COLD_CODE uint64_t stat_muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return (a * b + c / 2) / c << k;
 }
 
-/* 10^e */
-ARCH_COLD_CODE static uint64_t p10(unsigned e)
+/* m * 10^e */
+ARCH_COLD_CODE static uint64_t p10(uint64_t m, unsigned e)
 {
-	uint64_t m = 1;
-
 	while (e--)
 		m *= 10;
 	return m;
@@ -113,22 +111,25 @@ _Static_assert(PERF_COUNT_SW_CPU_CLOCK == 0 && PERF_COUNT_SW_TASK_CLOCK == 1 &&
 ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat_val *v, bool ok)
 {
 	const struct rule *r = &rules[kind];
-	uint64_t den = p->b.base[r->den];
+	uint64_t den = p->b.base[r->den];	/* of n events: v * n / sum, v over their mean */
+	unsigned n = p->b.n[r->den];
 	unsigned e = r->exp;
-	char digits[32] = "", m[64] = "";
+	char digits[32], m[64];
 	const char *u = "";
+
+	digits[0] = m[0] = 0;
 
 	/* an event not counted, or its base: no metric; a rate's base may be 0 ("0.000 /sec"),
 	 * the others' may not */
-	if (ok && p->b.n[r->den] && (e == RATE || den)) {
+	if (ok && n && (e == RATE || den)) {
 		u = units + r->unit;
 		/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 per second */
 		if (e == RATE) {
-			while (e > 3 && stat_muldiv(v->val, p10(e), den) > 1000000)
+			while (e > 3 && stat_muldiv(v->val, p10(n, e), den) > 1000000)
 				e -= 3;
 			u = &"G/sec\0M/sec\0K/sec\0/sec"[2 * e - 6];
 		}
-		ratio(digits, v->val, p10(e), den, r->prec);
+		ratio(digits, v->val, p10(n, e), den, r->prec);
 		/* then padded to METRIC_LEN as one field, as the blanks of no metric are */
 		tp_snprintf(m, sizeof(m), " # %*s%s %s", r->width, digits, r->tail, u);
 	}
@@ -188,7 +189,7 @@ ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 	const struct stat *s = p->s;
 	const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 	unsigned kind = kind_of(&s->spec.ev[ev].attr);
-	bool ok = v->counted;	/* never, for an event not supported: it has no fds */
+	bool ok = v->run != 0;	/* never, for an event not supported: it has no fds */
 	char num[32];
 
 	prefix(p, slot);
@@ -208,7 +209,7 @@ ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 }
 
 /* the bases of one slot's metrics, as perf keeps them: of each kind the mean of the events
- * counted (-e cycles,cycles: their mean) */
+ * counted (-e cycles,cycles: their mean), kept as their sum and count */
 ARCH_COLD_CODE static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
@@ -219,14 +220,11 @@ ARCH_COLD_CODE static void slot_stats(struct pr *p, unsigned slot)
 		const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 		unsigned k = kind_of(&s->spec.ev[ev].attr);
 
-		if (!v->counted || k == K_OTHER)
+		if (!v->run || k == K_OTHER)
 			continue;
 		p->b.n[k]++;
 		p->b.base[k] += v->val;
 	}
-	for (unsigned k = K_CLOCK; k <= K_CMISS; k++)
-		if (p->b.n[k] > 1)
-			p->b.base[k] /= p->b.n[k];
 }
 
 ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
@@ -242,10 +240,9 @@ ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 	if (CSV(p))
 		return;
 	put(p, "\n Performance counter stats for ");
-	if (o->system_wide && !o->cpu_list)
-		put(p, "'system wide");
-	else if (o->cpu_list)
-		tp_out__printf(&p->out, "'CPU(s) %s", o->cpu_list);
+	if (o->system_wide)	/* -C sets it too */
+		tp_out__printf(&p->out, "'%s%s", o->cpu_list ? "CPU(s) " : "system wide",
+			       o->cpu_list ? o->cpu_list : "");
 	else if (o->nr_pids || o->nr_tids) {
 		const int *id = o->nr_pids ? o->pids : o->tids;
 		const char *sep = o->nr_pids ? "process id '" : "thread id '";
@@ -284,8 +281,8 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 		d /= 10;
 		prec++;
 	}
-	ratio(num, s->wall_ns, 1, p10(9 - prec), prec);
-	ratio(sd, s->wall_sd_ns, 1, p10(9 - prec), prec);
+	ratio(num, s->wall_ns, 1, p10(1, 9 - prec), prec);
+	ratio(sd, s->wall_sd_ns, 1, p10(1, 9 - prec), prec);
 	tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
 	ratio(num, s->wall_noise - 1, 1, 1, 2);
 	if (s->wall_noise)

@@ -22,14 +22,14 @@
 enum stat_kind { K_OTHER, K_CLOCK, K_CYCLES, K_INSN, K_BRANCHES, K_BMISS, K_CREFS, K_CMISS };
 
 /* one printed value: the count (scaled up when multiplexed), its enabled and running times,
- * -r's run-to-run noise (stat_spread); unscaled, what the fds read (cmd-stat.c) */
+ * -r's run-to-run noise (stat_spread); unscaled, what the fds read (cmd-stat.c). Counted when
+ * it ran (run != 0; the kernel keeps ena >= run), as perf decides "<not counted>". */
 struct stat_val {
 	union {
 		struct { uint64_t val, ena, run; };
 		uint64_t v[3];	/* as read(2) gives them (PERF_FORMAT_TOTAL_TIME_*) */
 	};
 	uint32_t noise;
-	bool counted;
 };
 
 struct stat {
