@@ -154,16 +154,15 @@ ARCH_COLD_CODE static void read_all(struct stat *s, struct runner *r)
 	size_t per_ev = (size_t)r->nr_tasks * r->nr_cpus;
 
 	memset(r->now, 0, s->spec.nr * SLOTS(s) * sizeof(struct stat_val));
-	for (unsigned ev = 0; ev < s->spec.nr; ev++)
-		for (size_t i = 0; i < per_ev; i++) {
-			int fd = g.el.fds[ev * per_ev + i];
-			struct stat_val *c = &r->now[ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
-			uint64_t v[3];
+	for (size_t i = 0; i < g.el.nr_fds; i++) {	/* [event][task][cpu] */
+		int fd = g.el.fds[i];
+		struct stat_val *c = &r->now[i / per_ev * SLOTS(s) + (SLOTS(s) > 1 ? i % r->nr_cpus : 0)];
+		uint64_t v[3];
 
-			if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v))
-				for (int k = 0; k < 3; k++)
-					c->v[k] += v[k];
-		}
+		if (fd > 0 && sys_read(fd, v, sizeof(v)) == sizeof(v))
+			for (int k = 0; k < 3; k++)
+				c->v[k] += v[k];
+	}
 }
 
 /* now - prev (the last interval), or now, into the printed values (without

@@ -53,12 +53,11 @@ ARCH_COLD_CODE static uint64_t p10(uint64_t m, unsigned e)
 	return m;
 }
 
-/* round(a * b / c) / 10^prec as "I.FFF" (prec digits after the point): the digits with at
- * least prec + 1 of them, then the point put in */
-ARCH_COLD_CODE static void ratio(char *buf, uint64_t a, uint64_t b, uint64_t c, unsigned prec)
+/* q / 10^prec as "I.FFF" (prec digits after the point): the digits with at least prec + 1 of
+ * them, then the point put in */
+ARCH_COLD_CODE static void ratio(char *buf, uint64_t q, unsigned prec)
 {
-	int n = tp_snprintf(buf, 32, "%0*llu", (int)prec + 1,
-			    (unsigned long long)stat_muldiv(a, b, c)) - (int)prec;
+	int n = tp_snprintf(buf, 32, "%0*llu", (int)prec + 1, (unsigned long long)q) - (int)prec;
 
 	if (prec) {
 		memmove(buf + n + 1, buf + n, prec + 1);
@@ -114,6 +113,7 @@ ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat
 	uint64_t den = p->b.base[r->den];	/* of n events: v * n / sum, v over their mean */
 	unsigned n = p->b.n[r->den];
 	unsigned e = r->exp;
+	uint64_t q;
 	char digits[32], m[64];
 	const char *u = "";
 
@@ -123,13 +123,14 @@ ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat
 	 * the others' may not */
 	if (ok && n && (e == RATE || den)) {
 		u = units + r->unit;
-		/* a rate: perf's unit goes up at strictly more than 1e3, 1e6, 1e9 per second */
-		if (e == RATE) {
-			while (e > 3 && stat_muldiv(v->val, p10(n, e), den) > 1000000)
-				e -= 3;
+		/* q: the metric in units of 10^-prec; a rate's unit goes up (perf's) at strictly
+		 * more than 1e3, 1e6, 1e9 per second */
+		while ((q = stat_muldiv(v->val, p10(n, e), den)) > 1000000 && r->exp == RATE &&
+		       e > 3)
+			e -= 3;
+		if (r->exp == RATE)
 			u = &"G/sec\0M/sec\0K/sec\0/sec"[2 * e - 6];
-		}
-		ratio(digits, v->val, p10(n, e), den, r->prec);
+		ratio(digits, q, r->prec);
 		/* then padded to METRIC_LEN as one field, as the blanks of no metric are */
 		tp_snprintf(m, sizeof(m), " # %*s%s %s", r->width, digits, r->tail, u);
 	}
@@ -147,7 +148,7 @@ ARCH_COLD_CODE static void noise(struct pr *p, const struct stat_val *v)
 
 	if (!STAT_EXTRA || p->s->o.repeat <= 1)
 		return;
-	ratio(pct, v->noise - !!v->noise, 1, 1, 2);
+	ratio(pct, v->noise - !!v->noise, 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%s%%", SEP(p), pct);
 	else if (v->noise)
@@ -161,7 +162,7 @@ ARCH_COLD_CODE static void running(struct pr *p, const struct stat_val *v)
 
 	if (!mux && !CSV(p))	/* aligned: only a multiplexed count shows it */
 		return;
-	ratio(pct, mux ? v->run : 1, 10000, mux ? v->ena : 1, 2);
+	ratio(pct, stat_muldiv(mux ? v->run : 1, 10000, mux ? v->ena : 1), 2);
 	if (CSV(p))
 		tp_out__printf(&p->out, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
 	else
@@ -194,7 +195,7 @@ ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 
 	prefix(p, slot);
 	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
-	ratio(num, v->val, 1, kind == K_CLOCK ? 10000 : 1, kind == K_CLOCK ? 2 : 0);
+	ratio(num, kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val, kind == K_CLOCK ? 2 : 0);
 	tp_out__printf(&p->out, CSV(p) ? "%s%s%s%s%-*s" : "%18s%s%-4s%s%-*s",
 		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
 		       kind == K_CLOCK ? "msec" : "", SEP(p), CSV(p) ? 0 : ok ? 32 : 25,
@@ -214,17 +215,17 @@ ARCH_COLD_CODE static void slot_stats(struct pr *p, unsigned slot)
 {
 	const struct stat *s = p->s;
 	memset(&p->b, 0, sizeof(p->b));
-	p->b.base[K_OTHER] = s->wall_ns;
-	p->b.n[K_OTHER] = s->wall_ns != 0;
 	for (unsigned ev = 0; ev < s->spec.nr; ev++) {
 		const struct stat_val *v = &s->vals[ev * SLOTS(s) + slot];
 		unsigned k = kind_of(&s->spec.ev[ev].attr);
 
-		if (!v->run || k == K_OTHER)
-			continue;
-		p->b.n[k]++;
-		p->b.base[k] += v->val;
+		if (v->run) {
+			p->b.n[k]++;
+			p->b.base[k] += v->val;
+		}
 	}
+	p->b.base[K_OTHER] = s->wall_ns;	/* the other events' sum is not a base */
+	p->b.n[K_OTHER] = s->wall_ns != 0;
 }
 
 ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
@@ -269,7 +270,7 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 	uint64_t d = 1000000000;
 
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
-		ratio(num, s->wall_ns, 1, 1, 9);
+		ratio(num, s->wall_ns, 9);
 		tp_out__printf(&p->out, "\n %17s seconds time elapsed\n\n", num);
 		if (s->o.argv && !s->o.system_wide)	/* perf's " %17.9f", from microseconds */
 			tp_out__printf(&p->out, " %7ld.%06ld000 seconds user\n"
@@ -281,10 +282,10 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 		d /= 10;
 		prec++;
 	}
-	ratio(num, s->wall_ns, 1, p10(1, 9 - prec), prec);
-	ratio(sd, s->wall_sd_ns, 1, p10(1, 9 - prec), prec);
+	ratio(num, stat_muldiv(s->wall_ns, 1, p10(1, 9 - prec)), prec);
+	ratio(sd, stat_muldiv(s->wall_sd_ns, 1, p10(1, 9 - prec)), prec);
 	tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
-	ratio(num, s->wall_noise - 1, 1, 1, 2);
+	ratio(num, s->wall_noise - 1, 2);
 	if (s->wall_noise)
 		tp_out__printf(&p->out, "  ( +-%6s%% )", num);
 	put(p, "\n\n");
