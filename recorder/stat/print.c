@@ -294,9 +294,8 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 ARCH_COLD_CODE void stat__print(const struct stat *s, unsigned block)
 {
 	static char buf[4096];
-	struct pr p;
+	struct pr p;	/* p.b: slot_stats() sets it before each line */
 
-	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.csv = STAT_EXTRA && s->o.sep != NULL;
 	p.sep = p.csv ? s->o.sep : " ";
