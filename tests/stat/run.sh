@@ -42,7 +42,9 @@ noise_sfx() { grep -v '^tinyperf: ' "$1" | awk '{ i = match($0, / +\( \+- *[0-9.
 	gsub(/./, "N", t); s = substr(s, 1, j - 1) t substr(s, j + RLENGTH - 1)
 	print (!i ? "-" : /#/ ? i " " s : s) }'; }
 same_layout_noise() { # NAME OURS PERFS
-	for f in "$2" "$3"; do sed -E 's/ +\( \+- *[0-9.]+% \)$//' "$f" >"$f.nonoise"; done
+	# the blanks before the suffix, or the metric's padding on a line without it, go too:
+	# one tool's runs may have repeated a count exactly where the other's did not
+	for f in "$2" "$3"; do sed -E 's/ +\( \+- *[0-9.]+% \)$//; s/ +$//' "$f" >"$f.nonoise"; done
 	noise_sfx "$2" >"$2.sfx"
 	noise_sfx "$3" >"$3.sfx"
 	if [ "$(wc -l <"$2.sfx")" -ne "$(wc -l <"$3.sfx")" ]; then
