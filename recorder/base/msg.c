@@ -39,3 +39,9 @@ ARCH_VARARGS_GPR int rec_fail(const char *fmt, ...)
 	tp_dprintf(2, "tinyperf: %s: %s\n", command, buf);
 	return 1;
 }
+
+int rec_usage_fail(const char *what)
+{
+	rec_fail("%s", what);
+	return tp_dprintf(2, "see 'tinyperf %s --help'\n", command), 1;
+}

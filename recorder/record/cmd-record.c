@@ -462,8 +462,7 @@ int cmd_record(int argc, char **argv)
 	r->envp = tp_environ;	/* rec starts zeroed, as static storage: one run per process */
 	e = rec_opts__parse(&r->o, argc, argv, err, sizeof(err), false);
 	if (e < 0) {	/* an error: it and where the usage is, so the error stays in sight */
-		rec_fail("%s", err);
-		tp_dprintf(2, "see 'tinyperf record --help'\n");
+		rec_usage_fail(err);
 		return 2;
 	}
 	if (e) {	/* -h: the usage on stdout */

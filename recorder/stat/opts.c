@@ -36,6 +36,6 @@ ARCH_COLD_CODE int stat_opts__parse(struct rec_opts *o, int argc, char **argv)
 	}
 	if (!e)
 		return 0;
-	rec_fail("%s: see 'tinyperf stat --help'", what);
+	rec_usage_fail(what);
 	return STAT_EXIT_USAGE;
 }
