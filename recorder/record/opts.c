@@ -192,8 +192,14 @@ static int apply(struct rec_opts *o, unsigned f, const char *val)
 		o->by_period = f == F_PERIOD;
 		return 0;
 	case F_CPU: o->cpu_list = val; return 0;
-	case F_PID: return parse_ids(val, o->pids, &o->nr_pids);
-	case F_TID: return parse_ids(val, o->tids, &o->nr_tids);
+	case F_PID:
+		if (IS_ENABLED(CONFIG_REC_STAT))
+			o->pid_list = val;
+		return parse_ids(val, o->pids, &o->nr_pids);
+	case F_TID:
+		if (IS_ENABLED(CONFIG_REC_STAT))
+			o->tid_list = val;
+		return parse_ids(val, o->tids, &o->nr_tids);
 	case F_OUT: o->output = val; return 0;
 	case F_MMAP:
 		/* 1..2^20 (v - 1 wraps for 0), then a power of two in 32 bits */

@@ -44,6 +44,7 @@ struct rec_opts {
 	unsigned interval_ms;   /* stat -I */
 	unsigned repeat;        /* stat -r, 0 without */
 	const char *sep;        /* stat -x */
+	const char *pid_list, *tid_list;	/* stat: -p and -t as given, for the header */
 	char **argv;            /* the command after the options (NULL-terminated), or NULL */
 	/* the tables last: the fields above stay within Thumb-2 short load offsets */
 	const char *events[REC_MAX_EVENT_SPECS];   /* -e arguments, comma lists kept whole */

@@ -231,6 +231,8 @@ ARCH_COLD_CODE static void slot_stats(struct pr *p, unsigned slot)
 ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 {
 	const struct rec_opts *o = &p->s->o;
+	const char *what, *list;
+	char **arg = NULL;
 
 	if (STAT_EXTRA && o->interval_ms) {
 		if (!CSV(p) && block % 25 == 0)
@@ -240,22 +242,24 @@ ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 	}
 	if (CSV(p))
 		return;
-	put(p, "\n Performance counter stats for ");
-	if (o->system_wide)	/* -C sets it too */
-		tp_out__printf(&p->out, "'%s%s", o->cpu_list ? "CPU(s) " : "system wide",
-			       o->cpu_list ? o->cpu_list : "");
-	else if (o->nr_pids || o->nr_tids) {
-		const int *id = o->nr_pids ? o->pids : o->tids;
-		const char *sep = o->nr_pids ? "process id '" : "thread id '";
-
-		for (unsigned i = 0; i < (o->nr_pids ? o->nr_pids : o->nr_tids); i++, sep = ",")
-			tp_out__printf(&p->out, "%s%d", sep, id[i]);
+	/* the lists as given, as perf prints them, or the command */
+	if (o->cpu_list) {
+		what = "'CPU(s) ";
+		list = o->cpu_list;
+	} else if (o->system_wide) {
+		what = "'system wide";
+		list = "";
+	} else if (o->pid_list || o->tid_list) {
+		what = o->pid_list ? "process id '" : "thread id '";
+		list = o->pid_list ? o->pid_list : o->tid_list;
 	} else {
-		const char *sep = "'";
-
-		for (char **a = o->argv; *a; a++, sep = " ")
-			tp_out__printf(&p->out, "%s%s", sep, *a);
+		what = "'";
+		list = o->argv[0];
+		arg = o->argv + 1;
 	}
+	tp_out__printf(&p->out, "\n Performance counter stats for %s%s", what, list);
+	for (; arg && *arg; arg++)
+		tp_out__printf(&p->out, " %s", *arg);
 	if (STAT_EXTRA && o->repeat > 1)
 		tp_out__printf(&p->out, "' (%u runs):\n\n", o->repeat);
 	else
