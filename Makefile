@@ -209,8 +209,12 @@ TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) 
 	-fno-pie -fno-ident -DTP_VERSION='"$(VERSION)"' $(arch-cflags) \
 	$(if $(CONFIG_ARCH_ARMV7),$(if $(CONFIG_ARCH_ARM_THUMB),-mthumb,-marm))
 TP_CFLAGS += $(if $(CONFIG_REC_LTO),-flto)
+# One LTO partition: the whole recorder in one unit, so interprocedural register allocation
+# sees every call (between partitions calls follow the full ABI) and inlining is not cut at
+# partition borders. Measured: the default freestanding recorder -64 (armv7) to -480
+# (aarch64) bytes.
 TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-code \
-	$(if $(CONFIG_REC_LTO),-flto=auto) \
+	$(if $(CONFIG_REC_LTO),-flto=auto -flto-partition=one) \
 	$(if $(CONFIG_ARCH_AARCH64),$(if $(CONFIG_ARCH_AARCH64_64K_PAGES),,-Wl,-z,max-page-size=4096))
 
 # musl and freestanding never apply RELRO in a static binary. With RELRO on, or a 4 KiB
