@@ -79,11 +79,16 @@ static long open_one(struct evlist *el, struct evsel *e, int task, int cpu)
 	}
 }
 
+/* the fds, then the ids (evsel.ids point into them): one mapping */
+static size_t table_bytes(size_t nfds)
+{
+	return TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
+}
+
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, unsigned how)
 {
 	size_t nfds = (size_t)spec->nr * nr_tasks * nr_cpus;
-	size_t bytes = TP_ALIGN(nfds * sizeof(int), 8) + nfds * sizeof(uint64_t);
 	uint64_t *ids;
 	int *slot;
 	long addr;
@@ -92,7 +97,7 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 	el->cpus = cpus;
 	el->nr_cpus = nr_cpus;
 	el->nr_fds = nfds;
-	addr = sys_mmap(NULL, bytes, TP_PROT_READ | TP_PROT_WRITE,
+	addr = sys_mmap(NULL, table_bytes(nfds), TP_PROT_READ | TP_PROT_WRITE,
 			TP_MAP_PRIVATE | TP_MAP_ANONYMOUS, -1, 0);
 	if (addr < 0 && addr > -4096) {
 		rec_fail("out of memory for %zu events", nfds);
@@ -210,4 +215,10 @@ void evlist__close(struct evlist *el)
 		ring__unmap(&el->rings[i]);
 	el->nr_rings = 0;
 	each_fd(el, 0);
+}
+
+void evlist__free(struct evlist *el)
+{
+	sys_munmap(el->fds, table_bytes(el->nr_fds));
+	el->fds = NULL;
 }

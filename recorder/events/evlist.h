@@ -43,6 +43,8 @@ void evlist__explain(const struct evsel *e, long err, int task);
 int evlist__mmap(struct evlist *el, unsigned pages);
 void evlist__enable(struct evlist *el, bool on);
 void evlist__close(struct evlist *el);
+/* after evlist__close, when the events are done with: the fd table and the events' ids */
+void evlist__free(struct evlist *el);
 /* the kernel's page size (rings are counted in pages) */
 size_t tp_page_size(void);
 

@@ -292,8 +292,8 @@ ARCH_COLD_CODE static int run(struct stat *s, struct runner *r)
 		stat__print(s, block);
 	}
 	evlist__close(&g.el);
-	if (STAT_EXTRA)	/* -r opens them again: evlist__open's mapping of the fds and ids */
-		sys_munmap(g.el.fds, TP_ALIGN(g.el.nr_fds * sizeof(int), 8) + g.el.nr_fds * sizeof(uint64_t));
+	if (STAT_EXTRA)	/* -r opens them again */
+		evlist__free(&g.el);
 	return 0;
 fail:	/* a command that did not exec has ended already: killed in vain, reaped */
 	if (cmd) {
