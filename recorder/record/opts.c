@@ -150,8 +150,10 @@ void rec_opts__usage(int fd)
 			   "  boot, for the next recordings (root: /run/tinyperf-ksyms); empty: none\n");
 }
 
+/* a -p or -t list; given twice, the last one counts, as in perf */
 static int parse_ids(const char *s, int *out, unsigned *nr)
 {
+	*nr = 0;
 	while (*s) {
 		uint64_t v;
 

@@ -167,6 +167,21 @@ a=$?
 if [ $a -eq 129 ] && grep -q "per-cpu needs -a or -C" "$work/aggr.err"; then ok "-A without -a or -C: refused, as perf refuses it"
 else fail "-A without -a: exit $a: $(cat "$work/aggr.err")"; fi
 
+# 7c. -p and -t: the header names the list as it was given, the last -p or -t counting,
+#     as perf's
+sleep 30 & bg=$!
+for opt in "-p 1 -p $bg" "-t $bg" "-p $bg,$$"; do
+	# shellcheck disable=SC2086
+	timeout -s INT 0.5 "$tp" stat -e task-clock $opt 2>"$work/tgt.txt"
+	# shellcheck disable=SC2086
+	timeout -s INT 0.5 perf stat -e task-clock $opt 2>"$work/tgt.perf"
+	h=$(grep 'Performance counter stats' "$work/tgt.txt")
+	if [ -n "$h" ] && [ "$h" = "$(grep 'Performance counter stats' "$work/tgt.perf")" ]
+	then ok "$opt: the header as perf's:$h"
+	else fail "$opt: header '$h', perf's '$(grep 'Performance counter' "$work/tgt.perf")'"; fi
+done
+kill $bg
+
 # 7b. Ctrl-C (SIGINT to the process group): the counts, then death by SIGINT (perf 6.1 does
 #     that too, or exits 0 when its wait4 was not interrupted: not compared)
 int() { python3 -c 'import subprocess, sys, time, os, signal
