@@ -211,8 +211,8 @@ TP_CFLAGS := -std=c11 -Wall -Wextra -Werror -I$(srctree) -include $(autoheader) 
 TP_CFLAGS += $(if $(CONFIG_REC_LTO),-flto)
 # One LTO partition: the whole recorder in one unit, so interprocedural register allocation
 # sees every call (between partitions calls follow the full ABI) and inlining is not cut at
-# partition borders. Measured: the default freestanding recorder -64 (armv7) to -480
-# (aarch64) bytes.
+# partition borders. Measured on the default recorder, stripped: -72 (armv7) to -520 (x86_64)
+# bytes freestanding, -32 (armv7) to -832 (mipsel) with musl.
 TP_LDFLAGS := -no-pie -Wl,--gc-sections -Wl,--build-id=sha1 -Wl,-z,noseparate-code \
 	$(if $(CONFIG_REC_LTO),-flto=auto -flto-partition=one) \
 	$(if $(CONFIG_ARCH_AARCH64),$(if $(CONFIG_ARCH_AARCH64_64K_PAGES),,-Wl,-z,max-page-size=4096))
