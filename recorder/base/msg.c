@@ -40,8 +40,8 @@ ARCH_VARARGS_GPR int rec_fail(const char *fmt, ...)
 	return 1;
 }
 
-int rec_usage_fail(const char *what)
+void rec_usage_fail(const char *what)
 {
 	rec_fail("%s", what);
-	return tp_dprintf(2, "see 'tinyperf %s --help'\n", command), 1;
+	tp_dprintf(2, "see 'tinyperf %s --help'\n", command);
 }

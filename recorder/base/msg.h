@@ -11,8 +11,8 @@ void rec_msg__command(const char *name);
 /* "tinyperf: record: ..." on stderr; returns 1 */
 int rec_fail(const char *fmt, ...) TP_PRINTF(1, 2);
 /* a usage error: "tinyperf: CMD: what", then "see 'tinyperf CMD --help'", so the error stays
- * in sight (perf prints the whole usage after it); returns 1 */
-int rec_usage_fail(const char *what);
+ * in sight (perf prints the whole usage after it) */
+void rec_usage_fail(const char *what);
 /* the same line as a warning: recording goes on */
 #define rec_warn(...) ((void)rec_fail(__VA_ARGS__))
 /* a note on stderr, unless quiet (-q) */
