@@ -355,6 +355,8 @@ int rec_opts__parse(struct rec_opts *o, int argc, char **argv, char *err, size_t
 		o->argv = argv + i;
 	if (o->cpu_list)	/* -C: -a on those CPUs */
 		o->system_wide = true;
+	if (o->nr_pids)		/* -p overrides -t, silently, as in perf */
+		o->nr_tids = 0;
 	msg = "nothing to watch: give a command, -p PID, -t TID, -a or -C";
 	if (!o->argv && !o->system_wide && !o->nr_pids && !o->nr_tids)
 		goto fail;

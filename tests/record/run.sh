@@ -106,6 +106,19 @@ nd=$(share "$work/spin-zleader.data") np=$(share "$work/spin-zleader-perf.data")
 check "spin-zleader: the leader shows ${lm:-?} maps; ${nd:-0} % of the samples in spin's DSO (Linux perf's own recording: ${np:-0} %)" \
 	awk -v n="${nd:-0}" -v l="${lm:-1}" 'BEGIN { exit !(l == 0 && n > 90) }'
 
+# -p and -t together: -p wins and -t is ignored, silently, as in perf: a spinning -t thread
+# beside a sleeping -p process gives no sample of it
+sleep 3 & sp=$!
+"$wl/spin" 3 & pid=$!
+sleep 0.2
+record pt-both $ev -p $sp -t $pid --duration 0.5
+perf record -q $ev -p $sp -t $pid -o "$work/pt-both-perf.data" -- sleep 0.5 >/dev/null 2>&1
+kill $pid $sp 2>/dev/null; wait $pid $sp 2>/dev/null
+spins() { perf script -i "$1" -F tid 2>/dev/null | grep -c -w "$pid"; }
+ns=$(spins "$work/pt-both.data") nps=$(spins "$work/pt-both-perf.data")
+check "pt-both: -p P -t T: $ns samples of the -t thread, $samples in all (Linux perf: $nps)" \
+	[ "$rc.$ns.$nps" = 0.0.0 ]
+
 # a command's tree is sampled from its exec on, never before: tinyperf's own code in the
 # forked child until execve (here a PATH search through 3000 missing directories, ~10 ms at
 # 10 kHz) is not the command's (the per-CPU events following the tree are on before the

@@ -180,7 +180,18 @@ for opt in "-p 1 -p $bg" "-t $bg" "-p $bg,$$"; do
 	then ok "$opt: the header as perf's:$h"
 	else fail "$opt: header '$h', perf's '$(grep 'Performance counter' "$work/tgt.perf")'"; fi
 done
-kill $bg
+# with both, -p wins and -t is ignored, silently, as in perf: a spinning -t thread is not
+# counted beside a sleeping -p process (task-clock "<not counted>", or a few msec)
+sh -c 'while :; do :; done' & spin=$!
+msec() { # FILE: task-clock in whole msec, 0 when not counted
+	awk '/task-clock/ { v = $1; sub(/[.,].*/, "", v); print (v ~ /^[0-9]+$/ ? v : 0); exit }' "$1"; }
+timeout -s INT 0.5 "$tp" stat -e task-clock -p "$bg" -t "$spin" 2>"$work/pt.txt"
+timeout -s INT 0.5 perf stat -e task-clock -p "$bg" -t "$spin" 2>"$work/pt.perf"
+m=$(msec "$work/pt.txt") mp=$(msec "$work/pt.perf")
+if [ -n "$m" ] && [ "$m" -lt 50 ] && [ -n "$mp" ] && [ "$mp" -lt 50 ]
+then ok "-p P -t T: only P counted, as perf ($m msec; perf $mp)"
+else fail "-p P -t T: $m msec of task-clock (perf: $mp): the -t thread was counted"; fi
+kill $bg $spin
 
 # 7b. Ctrl-C (SIGINT to the process group): the counts, then death by SIGINT (perf 6.1 does
 #     that too, or exits 0 when its wait4 was not interrupted: not compared)
