@@ -24,10 +24,10 @@ record() {
 	samples=$(sed -n 's/^\[ tinyperf record: \([0-9]*\) samples.*/\1/p' "$work/$n.err")
 }
 
-# peer_check NAME HOTSYM: perf reads $work/NAME.data cleanly with the same sample count and
-# HOTSYM among the top 3 symbols
+# peer_check NAME HOTSYM [TOP]: perf reads $work/NAME.data cleanly with the same sample count
+# and HOTSYM among the top TOP (3) symbols
 peer_check() {
-	n=$1 hot=$2 f=$work/$1.data
+	n=$1 hot=$2 nt=${3:-3} f=$work/$1.data
 	if [ "$rc" -ne 0 ] || [ -z "$samples" ]; then
 		fail "$n: record exited $rc: $(tr '\n' ' ' <"$work/$n.err")"
 		return
@@ -36,13 +36,13 @@ peer_check() {
 	prc=$?
 	warn=$(cat "$work/$n.report.err" | head -n1)
 	psamples=$(perf script -i "$f" -F tid 2>/dev/null | grep -c .)
-	top=$(grep -E '^ +[0-9.]+%' "$work/$n.report" | head -n3 | tr -s ' ' | tr '\n' '|')
+	top=$(grep -E '^ +[0-9.]+%' "$work/$n.report" | head -n"$nt" | tr -s ' ' | tr '\n' '|')
 	if [ $prc -ne 0 ] || [ -n "$warn" ]; then
 		fail "$n: perf report exited $prc: ${warn:-no output}"
 	elif [ "$psamples" != "$samples" ]; then
 		fail "$n: tinyperf printed $samples samples, perf script counts $psamples"
 	elif [ -n "$hot" ] && ! echo "$top" | grep -q -E "$hot"; then
-		fail "$n: expected $hot in the top 3, got: $top"
+		fail "$n: expected $hot in the top $nt, got: $top"
 	else
 		ok "$n: $samples samples, perf agrees; top: $(echo "$top" | cut -d'|' -f1)"
 	fi
@@ -77,7 +77,10 @@ for g in "" "-g"; do
 	record "sysc-cmd$gn" $ev $g -- "$wl/sysc" 1
 	peer_check "sysc-cmd$gn" ""
 	record "fork-cmd$gn" $ev $g -- "$wl/forkexec" 300
-	peer_check "fork-cmd$gn" "child_work"
+	# each child's 0.3 ms in child_work against its fork and exec in the kernel: a few
+	# percent, behind the kernel's page work (more of it on a loaded machine) and at times
+	# _Fork; a child's samples not tracked to its exec'd image would not show it at all
+	peer_check "fork-cmd$gn" "child_work" 10
 
 	"$wl/spin" 3 & pid=$!
 	sleep 0.3
