@@ -376,12 +376,16 @@ $(objtree)/test-bin/test-dev: $(call src2obj,$(wildcard $(srctree)/tests/dev/*.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call link,$(filter %.o,$^))
 
-# Native where this machine can run the target (x86 here), and always under qemu-user.
+# Native where this machine can run the target (x86 here; i386 only where the kernel runs
+# 32-bit programs: tests/lib.sh's ia32_ok), and always under qemu-user.
 QEMU_USER := $(call qstrip,$(CONFIG_ARCH_QEMU_USER))
 native-arch := $(shell uname -m | sed 's/i.86/i386/')
 can-run-native := $(filter $(ARCH_NAME),$(native-arch) $(if $(filter x86_64,$(native-arch)),i386))
 test-arch: $(objtree)/test-bin/arch-test $(objtree)/test-bin/test-dev
-	$(if $(can-run-native),$(Q)echo "-- native"; $< && $(objtree)/test-bin/test-dev)
+	$(if $(can-run-native),$(Q)if [ $(ARCH_NAME) = $(native-arch) ] || \
+		sh -c '. $(srctree)/tests/lib.sh && ia32_ok'; then \
+		echo "-- native"; $< && $(objtree)/test-bin/test-dev; \
+	else echo "[SKIP] native: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"; fi)
 	$(Q)echo "-- $(QEMU_USER)"; $(QEMU_USER) $< && $(QEMU_USER) $(objtree)/test-bin/test-dev
 .PHONY: test-arch
 

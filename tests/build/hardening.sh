@@ -140,7 +140,7 @@ hv_cell() {
 		rc=$?
 	fi
 	qemu=$(sed -n 's/^CONFIG_ARCH_QEMU_USER="\(.*\)"/\1/p' "$o/.config")
-	[ "$arch" = x86_64 ] || [ "$arch" = i386 ] && qemu=
+	{ [ "$arch" = x86_64 ] || { [ "$arch" = i386 ] && ia32_ok; }; } && qemu=
 	ver=$($qemu "$o/tinyperf" --version 2>&1)
 	what="$set $arch $var -$lvl (kconfig-frontends $eng)"
 	if [ $rc -eq 0 ] && ! grep -qi 'warning' "$log" && echo "$ver" | grep -q "^tinyperf [0-9].* ($arch"; then

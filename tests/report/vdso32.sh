@@ -18,6 +18,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 tp=${1:?usage: vdso32.sh TINYPERF}
 PERF=${PERF:-perf}
+if ! ia32_ok; then
+	skip "a 32-bit process's [vdso32]: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"
+	done_tests
+	exit
+fi
 musl=${TP_DL_DIR:-$here/../../out/dl}/musl-i386/usr
 lib=$musl/lib/i386-linux-musl
 if ! command -v "$PERF" >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1 || [ ! -x "$tp" ] ||
