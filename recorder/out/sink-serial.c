@@ -48,6 +48,7 @@ static int send_frame(struct sink_serial *s, uint8_t type, const void *payload, 
 		return s->err = n;
 	s->seq++;
 	s->frames++;
+	s->since_repeat += (unsigned)n;
 	/* one write per frame: console output written meanwhile lands between frames */
 	e = tp_write_all(s->fd, s->wire, (size_t)n);
 	if (e)
@@ -84,11 +85,14 @@ static void send_hello_head(struct sink_serial *s)
 		send_frame(s, TP_FRAME_HEAD, piece, 8 + k);
 	}
 	s->last_repeat_ms = now_ms();
+	s->since_repeat = 0;
 	s->repeats++;
 }
 
 static void flush_data(struct sink_serial *s)
 {
+	bool fast;
+
 	if (!s->len)
 		return;
 	put_u16(s->payload, s->dseq++);
@@ -99,9 +103,13 @@ static void flush_data(struct sink_serial *s)
 	s->meta = false;
 	s->len = 0;
 	s->first = TP_FRAME_NO_START;
-	/* often at first, so that a noisy line still starts a session soon, then seldom */
-	if (now_ms() - s->last_repeat_ms >= (s->repeats < SINK_SERIAL_FAST_REPEATS ?
-					     SINK_SERIAL_FAST_REPEAT_MS : SINK_SERIAL_REPEAT_MS))
+	/* often at first, so that a noisy line still starts a session soon, then seldom. At
+	 * first by bytes too: the recorder writes in bursts (a round, a full buffer) faster
+	 * than the line carries them, so a burst may hold seconds of the line's time */
+	fast = s->repeats < SINK_SERIAL_FAST_REPEATS;
+	if (now_ms() - s->last_repeat_ms >= (fast ? SINK_SERIAL_FAST_REPEAT_MS :
+					     SINK_SERIAL_REPEAT_MS) ||
+	    (fast && s->since_repeat >= SINK_SERIAL_FAST_REPEAT_BYTES))
 		send_hello_head(s);
 }
 

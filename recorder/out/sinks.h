@@ -48,11 +48,15 @@ void sink_tcp__close(struct sink_tcp *s);
 #define SINK_SERIAL_HEAD_PIECE	48	/* head bytes a HEAD frame: small, so that even a very
 					 * noisy line gets each piece through in a few repeats */
 #define SINK_SERIAL_REPEAT_MS	2000	/* HELLO and HEAD again this often ... */
-#define SINK_SERIAL_FAST_REPEAT_MS 250	/* ... after this often for the first 4 s: with 1 %
-					 * of the bytes garbled, a HEAD frame gets through 55 %
-					 * of the time, and the session starts once each of its
-					 * ~7 pieces did; 17 copies in 4 s leave 1 in 100,000
-					 * short recordings unstarted, 9 left 1 in 200 (CI) */
+#define SINK_SERIAL_FAST_REPEAT_MS 250	/* ... after this often for the first 16 repeats: with
+					 * 1 % of the bytes garbled, a HEAD frame gets through
+					 * 55 % of the time, and the session starts once each of
+					 * its ~7 pieces did; 17 copies leave 1 in 100,000 short
+					 * recordings unstarted, 9 left 1 in 200 (CI) */
+#define SINK_SERIAL_FAST_REPEAT_BYTES 2880	/* ... or after this many bytes on the wire, what
+					 * 115200 baud carries in 250 ms: a burst written faster
+					 * than the line drains it still holds its share of
+					 * copies (timed alone, a 4 s recording at 1 % sent 8) */
 #define SINK_SERIAL_FAST_REPEATS 16
 
 struct sink_serial {
@@ -77,6 +81,7 @@ struct sink_serial {
 	size_t head_len, hello_len;
 	int64_t last_repeat_ms;
 	unsigned repeats;
+	unsigned since_repeat;		/* bytes on the wire since the last HELLO and HEAD */
 	size_t max_payload;
 	uint16_t dseq;			/* DATA frame number (a copy keeps it) */
 	uint16_t first;

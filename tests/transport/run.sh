@@ -266,6 +266,28 @@ serial_check() {
 start_line ser1 --corrupt 0.01 --text-every 8 --seed $$
 "$rec" record $ev -F 100 -g -o "serial:$A,115200,frame=64" -- "$wl/spin" 4 2>ser1-rec.err
 serial_check ser1 "serial 115200, 1% of bytes corrupted, 64-byte frames"
+# the head's copies in what the recorder sent: 16 fast ones (every 250 ms or 2,880 bytes on the
+# wire, sinks.h), the first among them, and one at the end, the slow ones every 2 s besides.
+# Timed alone, a burst the recorder writes faster than the line drains had one: 8 copies in
+# all, and 1 run in 120 never started a session.
+set -- $(python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from relay import cobs_decode
+data = open(sys.argv[2], "rb").read()
+copies = wire = 0
+for unit in data.split(b"\0"):
+    raw = cobs_decode(unit) if unit else None
+    if raw and len(raw) >= 15 and raw[0] == 2 and raw[9] | raw[10] << 8 == 0:
+        copies += 1     # a HEAD frame with the piece at offset 0
+    wire += len(unit) + 1 if raw else 0
+print(copies, wire)
+' "$here" ser1.clean)
+if [ "${1:-0}" -ge 17 ] && [ "${2:-0}" -ge $((16 * 2880)) ]; then
+	ok "serial 1%: the recorder sent the head $1 times in $2 bytes of frames (17 or more)"
+else
+	fail "serial 1%: the recorder sent the head ${1:-?} times in ${2:-?} bytes of frames, not 17 or more"
+fi
 # the injected lines whose neighbouring delimiters were left intact must all be shown
 set -- $(python3 -c '
 import json, sys
