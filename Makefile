@@ -382,10 +382,9 @@ QEMU_USER := $(call qstrip,$(CONFIG_ARCH_QEMU_USER))
 native-arch := $(shell uname -m | sed 's/i.86/i386/')
 can-run-native := $(filter $(ARCH_NAME),$(native-arch) $(if $(filter x86_64,$(native-arch)),i386))
 test-arch: $(objtree)/test-bin/arch-test $(objtree)/test-bin/test-dev
-	$(if $(can-run-native),$(Q)if [ $(ARCH_NAME) = $(native-arch) ] || \
-		sh -c '. $(srctree)/tests/lib.sh && ia32_ok'; then \
-		echo "-- native"; $< && $(objtree)/test-bin/test-dev; \
-	else echo "[SKIP] native: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"; fi)
+	$(if $(can-run-native),$(Q)if [ $(ARCH_NAME) = $(native-arch) ] || sh -c '. \
+		$(srctree)/tests/lib.sh && { ia32_ok || ! echo "[SKIP] native: $$IA32_OFF"; }'; then \
+		echo "-- native"; $< && $(objtree)/test-bin/test-dev; fi)
 	$(Q)echo "-- $(QEMU_USER)"; $(QEMU_USER) $< && $(QEMU_USER) $(objtree)/test-bin/test-dev
 .PHONY: test-arch
 

@@ -25,6 +25,7 @@ done_tests() {
 # 64-bit user code only (seen: "pvm-pv: IA-32 emulation off"); there an i386 program's execve
 # fails with ENOEXEC. Tried once on a 93-byte i386 ELF that exits 0 (no cross compiler
 # needed); the answer is kept in TP_IA32 for the tests started after.
+IA32_OFF="this kernel runs no 32-bit x86 programs (IA-32 emulation off)"	# why, when it fails
 ia32_ok() {
 	if [ -z "${TP_IA32:-}" ]; then
 		TP_IA32=no

@@ -20,6 +20,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 total_pass=0
 total_fail=0
+total_skip=0
 times=""
 failed_lines=""
 
@@ -33,8 +34,11 @@ account() {
 	for n in $(sed -n 's/^[A-Za-z0-9_.-]*: \([0-9]*\) passed, \([0-9]*\) failed\(, [0-9]* skipped\)\{0,1\}$/\1:\2/p' "$log"); do
 		p=$((p + ${n%%:*})); f=$((f + ${n##*:}))
 	done
-	if [ $((p + f)) -eq 0 ]; then
-		if [ $rc -eq 0 ]; then p=1; else f=1; fi
+	# [SKIP] lines: done_tests' own, and the parts' that say what this machine cannot run
+	k=$(grep -c '^\[SKIP\]' "$log")
+	total_skip=$((total_skip + k))
+	if [ $((p + f)) -eq 0 ]; then	# a part of one check, or of skips alone: then none ran
+		if [ $rc -ne 0 ]; then f=1; elif [ "$k" -eq 0 ]; then p=1; fi
 	elif [ $rc -ne 0 ] && [ $f -eq 0 ]; then
 		f=1
 	fi
@@ -50,9 +54,9 @@ $fl
 	fi
 	secs=$(($(date +%s) - start))
 	verdict=ok; [ $f -ne 0 ] && verdict=FAILED
-	times="$times$(printf '%-44s %5ss  %4s passed %3s failed  %s' "$name" "$secs" "$p" "$f" "$verdict")
+	times="$times$(printf '%-44s %5ss  %4s passed %3s failed  %s' "$name" "$secs" "$p" "$f" "$verdict")$([ "$k" -eq 0 ] || echo ", $k skipped")
 "
-	echo "---- $name: $verdict ($p passed, $f failed, ${secs}s)"
+	echo "---- $name: $verdict ($p passed, $f failed$([ "$k" -eq 0 ] || echo ", $k skipped"), ${secs}s)"
 }
 
 part() { # NAME COMMAND...
@@ -101,7 +105,7 @@ part "record smoke: x86_64 freestanding and i386 (32-bit) builds" sh -c '
 	if ia32_ok; then
 		T_NAME=record-i386-musl RECORD_QUICK=1 "$1/tests/record/run.sh" "$2/qemu-i386-musl/tinyperf" "$2/record-i386"
 	else	# the qemu-i386 guest of the full-system part records with it on a real kernel
-		echo "[SKIP] record-i386-musl: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"
+		echo "[SKIP] record-i386-musl: $IA32_OFF"
 	fi
 	b=$?
 	[ $a -eq 0 ] && [ $b -eq 0 ]' sh "$src" "$out"
@@ -160,5 +164,5 @@ echo "==== time per part"
 printf '%s' "$times"
 echo "total: $(($(date +%s) - check_start))s"
 [ -z "$failed_lines" ] || printf '==== what failed (the log of each part is in %s)\n%s' "$logs" "$failed_lines"
-echo "check: $total_pass passed, $total_fail failed"
+echo "check: $total_pass passed, $total_fail failed$([ "$total_skip" -eq 0 ] || echo ", $total_skip skipped")"
 [ "$total_fail" -eq 0 ]

@@ -414,7 +414,7 @@ fi
 musl=${TP_DL_DIR:-$src/out/dl}/musl-i386/usr
 lib=$musl/lib/i386-linux-musl
 if ! ia32_ok; then
-	skip "a 32-bit process's vdso beside a 64-bit one: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"
+	skip "a 32-bit process's vdso beside a 64-bit one: $IA32_OFF"
 elif $cc -m32 -static -nostdinc -nostdlib -fno-stack-protector -fno-pie -no-pie -O1 \
 	-isystem "$musl/include/i386-linux-musl" -isystem "$($cc -print-file-name=include)" \
 	-o wl32 "$lib/crt1.o" "$lib/crti.o" "$src/tests/report/vdso32-wl.c" "$lib/libc.a" \

@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tp=${1:?usage: vdso32.sh TINYPERF}
 PERF=${PERF:-perf}
 if ! ia32_ok; then
-	skip "a 32-bit process's [vdso32]: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"
+	skip "a 32-bit process's [vdso32]: $IA32_OFF"
 	done_tests
 	exit
 fi

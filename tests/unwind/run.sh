@@ -132,7 +132,7 @@ check "signal handler: $sig samples unwound through the signal frame to main" [ 
 # ---- a 32-bit process: Debian's perf cannot unwind it ("unwind: target platform=x86 is not
 # supported", its libunwind has no i386 remote unwinder); tinyperf must, to main ----
 if ! ia32_ok; then
-	skip "i386 process: this kernel runs no 32-bit x86 programs (IA-32 emulation off)"
+	skip "i386 process: $IA32_OFF"
 elif i686-linux-gnu-gcc $cflags -static -I"$here" -o "$tmp/w32" "$here/uw-work.c" "$here/uw-lib.c" \
 	-lpthread 2>"$tmp/w32.err" &&
    "$PERF" record -q -N -e cpu-clock -F 999 --call-graph dwarf -o "$tmp/w32.data" \
