@@ -2,7 +2,9 @@
 /* The lines of 'tinyperf stat', laid out as perf stat 6.1 lays them out (aligned columns,
  * or -x SEP fields in perf's order: value, unit, event, noise, run time, percentage, metric
  * value, metric unit). The ratios are computed in integers, rounded to the digits shown:
- * the recorder has no floating point (a soft-float library would cost more than all this). */
+ * the recorder has no floating point (a soft-float library would cost more than all this).
+ * Each piece goes to stderr as it is formatted, as perf's unbuffered stderr gets them: a
+ * buffer for the block cost more code than the writes (i386 -160 bytes, x86_64 -128). */
 #include "libc-shim/shim.h"
 #include "recorder/stat/stat.h"
 
@@ -14,7 +16,6 @@
 
 struct pr {
 	const struct stat *s;
-	struct tp_out out;
 	const char *sep;	/* the field separator: " " when aligned */
 	bool csv;
 	/* per slot: what the metrics divide by, by kind, as the sum of the events of the kind
@@ -135,9 +136,9 @@ ARCH_COLD_CODE static void shadow(struct pr *p, unsigned kind, const struct stat
 		tp_snprintf(m, sizeof(m), " # %*s%s %s", r->width, digits, r->tail, u);
 	}
 	if (CSV(p))
-		tp_out__printf(&p->out, "%s%s%s%s", SEP(p), digits, SEP(p), u);
+		tp_dprintf(2, "%s%s%s%s", SEP(p), digits, SEP(p), u);
 	else
-		tp_out__printf(&p->out, "%-*s", METRIC_LEN, m);
+		tp_dprintf(2, "%-*s", METRIC_LEN, m);
 }
 
 /* "  ( +-  5.38% )" with -r, "  (66.67%)" when multiplexed; in CSV the noise, the run time
@@ -150,9 +151,9 @@ ARCH_COLD_CODE static void noise(struct pr *p, const struct stat_val *v)
 		return;
 	ratio(pct, v->noise - !!v->noise, 2);
 	if (CSV(p))
-		tp_out__printf(&p->out, "%s%s%%", SEP(p), pct);
+		tp_dprintf(2, "%s%s%%", SEP(p), pct);
 	else if (v->noise)
-		tp_out__printf(&p->out, "  ( +-%6s%% )", pct);
+		tp_dprintf(2, "  ( +-%6s%% )", pct);
 }
 
 ARCH_COLD_CODE static void running(struct pr *p, const struct stat_val *v)
@@ -164,14 +165,9 @@ ARCH_COLD_CODE static void running(struct pr *p, const struct stat_val *v)
 		return;
 	ratio(pct, stat_muldiv(mux ? v->run : 1, 10000, mux ? v->ena : 1), 2);
 	if (CSV(p))
-		tp_out__printf(&p->out, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
+		tp_dprintf(2, "%s%llu%s%s", SEP(p), (unsigned long long)v->run, SEP(p), pct);
 	else
-		tp_out__printf(&p->out, "  (%s%%)", pct);
-}
-
-ARCH_COLD_CODE static void put(struct pr *p, const char *s)
-{
-	tp_out__printf(&p->out, "%s", s);
+		tp_dprintf(2, "  (%s%%)", pct);
 }
 
 ARCH_COLD_CODE static void prefix(struct pr *p, unsigned slot)
@@ -179,10 +175,10 @@ ARCH_COLD_CODE static void prefix(struct pr *p, unsigned slot)
 	const struct stat *s = p->s;
 
 	if (STAT_EXTRA && s->o.interval_ms)
-		tp_out__printf(&p->out, "%6llu.%09u%s", (unsigned long long)(s->ts_ns / 1000000000),
-			       (unsigned)(s->ts_ns % 1000000000), SEP(p));
+		tp_dprintf(2, "%6llu.%09u%s", (unsigned long long)(s->ts_ns / 1000000000),
+			   (unsigned)(s->ts_ns % 1000000000), SEP(p));
 	if (STAT_EXTRA && s->o.per_cpu)
-		tp_out__printf(&p->out, "CPU%-*d%s", CSV(p) ? 0 : 7, s->cpus[slot], SEP(p));
+		tp_dprintf(2, "CPU%-*d%s", CSV(p) ? 0 : 7, s->cpus[slot], SEP(p));
 }
 
 ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
@@ -196,17 +192,17 @@ ARCH_COLD_CODE static void line(struct pr *p, unsigned ev, unsigned slot)
 	prefix(p, slot);
 	/* task-clock and cpu-clock in msec with two decimals, the others as counted */
 	ratio(num, kind == K_CLOCK ? stat_muldiv(v->val, 1, 10000) : v->val, kind == K_CLOCK ? 2 : 0);
-	tp_out__printf(&p->out, CSV(p) ? "%s%s%s%s%-*s" : "%18s%s%-4s%s%-*s",
-		       ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
-		       kind == K_CLOCK ? "msec" : "", SEP(p), CSV(p) ? 0 : ok ? 32 : 25,
-		       s->spec.ev[ev].name);
+	tp_dprintf(2, CSV(p) ? "%s%s%s%s%-*s" : "%18s%s%-4s%s%-*s",
+		   ok ? num : s->spec.ev[ev].unsupported ? "<not supported>" : "<not counted>", SEP(p),
+		   kind == K_CLOCK ? "msec" : "", SEP(p), CSV(p) ? 0 : ok ? 32 : 25,
+		   s->spec.ev[ev].name);
 	if (!CSV(p))
 		shadow(p, kind, v, ok);
 	noise(p, v);
 	running(p, v);
 	if (CSV(p))
 		shadow(p, kind, v, ok);
-	put(p, "\n");
+	tp_dprintf(2, "\n");
 }
 
 /* the bases of one slot's metrics, as perf keeps them: of each kind the mean of the events
@@ -236,7 +232,7 @@ ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 
 	if (STAT_EXTRA && o->interval_ms) {
 		if (!CSV(p) && block % 25 == 0)
-			put(p, o->per_cpu ? "#           time CPU                    counts unit events\n"
+			tp_dprintf(2, o->per_cpu ? "#           time CPU                    counts unit events\n"
 					  : "#           time             counts unit events\n");
 		return;
 	}
@@ -257,13 +253,13 @@ ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 		list = o->argv[0];
 		arg = o->argv + 1;
 	}
-	tp_out__printf(&p->out, "\n Performance counter stats for %s%s", what, list);
+	tp_dprintf(2, "\n Performance counter stats for %s%s", what, list);
 	for (; arg && *arg; arg++)
-		tp_out__printf(&p->out, " %s", *arg);
+		tp_dprintf(2, " %s", *arg);
 	if (STAT_EXTRA && o->repeat > 1)
-		tp_out__printf(&p->out, "' (%u runs):\n\n", o->repeat);
+		tp_dprintf(2, "' (%u runs):\n\n", o->repeat);
 	else
-		put(p, "':\n\n");
+		tp_dprintf(2, "':\n\n");
 }
 
 ARCH_COLD_CODE static void footer(struct pr *p)
@@ -275,10 +271,10 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 
 	if (!STAT_EXTRA || s->o.repeat <= 1) {
 		ratio(num, s->wall_ns, 9);
-		tp_out__printf(&p->out, "\n %17s seconds time elapsed\n\n", num);
+		tp_dprintf(2, "\n %17s seconds time elapsed\n\n", num);
 		if (s->o.argv && !s->o.system_wide)	/* perf's " %17.9f", from microseconds */
-			tp_out__printf(&p->out, " %7ld.%06ld000 seconds user\n"
-				       " %7ld.%06ld000 seconds sys\n\n\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
+			tp_dprintf(2, " %7ld.%06ld000 seconds user\n"
+				   " %7ld.%06ld000 seconds sys\n\n\n", s->ru[0], s->ru[1], s->ru[2], s->ru[3]);
 		return;
 	}
 	/* -r: perf shows two digits more than the first significant one of the deviation */
@@ -288,22 +284,20 @@ ARCH_COLD_CODE static void footer(struct pr *p)
 	}
 	ratio(num, stat_muldiv(s->wall_ns, 1, p10(1, 9 - prec)), prec);
 	ratio(sd, stat_muldiv(s->wall_sd_ns, 1, p10(1, 9 - prec)), prec);
-	tp_out__printf(&p->out, "\n %17s +- %s seconds time elapsed", num, sd);
+	tp_dprintf(2, "\n %17s +- %s seconds time elapsed", num, sd);
 	ratio(num, s->wall_noise - 1, 2);
 	if (s->wall_noise)
-		tp_out__printf(&p->out, "  ( +-%6s%% )", num);
-	put(p, "\n\n");
+		tp_dprintf(2, "  ( +-%6s%% )", num);
+	tp_dprintf(2, "\n\n");
 }
 
 ARCH_COLD_CODE void stat__print(const struct stat *s, unsigned block)
 {
-	static char buf[4096];
 	struct pr p;	/* p.b: slot_stats() sets it before each line */
 
 	p.s = s;
 	p.csv = STAT_EXTRA && s->o.sep != NULL;
 	p.sep = p.csv ? s->o.sep : " ";
-	tp_out__init(&p.out, 2, buf, sizeof(buf));
 	header(&p, block);
 	/* perf's order without aggregation too: each event, then each CPU */
 	for (unsigned ev = 0; ev < s->spec.nr; ev++)
@@ -313,5 +307,4 @@ ARCH_COLD_CODE void stat__print(const struct stat *s, unsigned block)
 		}
 	if (!(STAT_EXTRA && s->o.interval_ms) && !CSV(&p))
 		footer(&p);
-	tp_out__flush(&p.out);
 }

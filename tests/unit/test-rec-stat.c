@@ -31,20 +31,20 @@ static void perf_suffix(const uint64_t *x, unsigned n, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-/* what one of our printers wrote, through a pipe */
+/* what one of our printers wrote to stderr, through a pipe */
 static void capture(void (*fn)(struct pr *, const void *), const struct stat *s, const void *arg,
 		    char *buf, size_t size)
 {
-	static char obuf[4096];
 	struct pr p = { .s = s, .sep = " " };
-	int fd[2];
+	int fd[2], saved = dup(2);
 	ssize_t k;
 
-	if (pipe(fd))
+	if (saved < 0 || pipe(fd) || dup2(fd[1], 2) != 2)
 		abort();
-	tp_out__init(&p.out, fd[1], obuf, sizeof(obuf));
 	fn(&p, arg);
-	tp_out__flush(&p.out);
+	if (dup2(saved, 2) != 2)
+		abort();
+	close(saved);
 	close(fd[1]);
 	k = read(fd[0], buf, size - 1);
 	buf[k > 0 ? k : 0] = '\0';
