@@ -70,7 +70,7 @@ ARCH_COLD_CODE static void *zalloc(size_t bytes)
 ARCH_COLD_CODE static int events(struct stat *s)
 {
 	struct evlist_spec *l = &s->spec;
-	uint64_t flags;
+	uint32_t flags;	/* the low word's bits: one 32-bit OR on 32-bit targets */
 
 	if (!s->o.nr_events) {	/* perf's set: events[1] says so (the no-PMU note) */
 		s->o.events[0] = s->o.system_wide ? "cpu-clock" : "task-clock";
