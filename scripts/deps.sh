@@ -20,6 +20,8 @@ test_pkgs="$test_pkgs git"
 test_pkgs="$test_pkgs binutils-multiarch"
 # tests/top: tinyperf top's screen is driven and read in a tmux pane
 test_pkgs="$test_pkgs tmux"
+# tests/record: the recorder's mappings, traced (its fd table after an EACCES retry)
+test_pkgs="$test_pkgs strace"
 # tests/qemu: the system emulators, the initramfs, the x86_64 PVH kernel (xz), and the
 # big-endian MIPS kernel build (bison flex bc)
 test_pkgs="$test_pkgs qemu-system-arm qemu-system-mips qemu-system-x86 cpio xz-utils bison flex bc"

@@ -129,7 +129,10 @@ int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 				if (fd < 0) {
 					if (!(how & EVL_QUIET_PERM) || (fd != -TP_EACCES && fd != -TP_EPERM))
 						evlist__explain(e, fd, tasks[t]);
+					/* nothing kept: a caller trying again (record's
+					 * inherited events after EACCES) maps a new table */
 					evlist__close(el);
+					evlist__free(el);
 					return (int)fd;
 				}
 				*slot = (int)fd;

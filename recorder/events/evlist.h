@@ -33,7 +33,8 @@ struct evlist {
  * kernel or CPU lacks (evsel.unsupported, its fds -1) and goes on, as perf stat does */
 enum { EVL_QUIET_PERM = 1, EVL_MAY_LACK = 2 };
 
-/* Open every event. 0, or -errno after printing why, what to do included (rec_fail). */
+/* Open every event. 0, or -errno after printing why, what to do included (rec_fail), with
+ * nothing left open or mapped. */
 int evlist__open(struct evlist *el, struct evlist_spec *spec, const int *tasks,
 		 unsigned nr_tasks, const int *cpus, unsigned nr_cpus, unsigned how);
 /* why e did not open on task (-1: every task), as one line (rec_fail): what to do, and

@@ -268,6 +268,28 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	else
 		fail "no permission: rc $rc: $(cat "$work/perm.err")"
 	fi
+	# a command as nobody: the CPU-wide events are refused (EACCES) and record opens
+	# inherited ones instead; the first try's fd table is unmapped, not left behind
+	if command -v strace >/dev/null; then
+		strace -o "$work/retry.trace" -e trace=mmap,munmap,perf_event_open \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$work/tp-user" record \
+			-e cpu-clock -o /tmp/nobody.data -- true >/dev/null 2>&1
+		rf=$(python3 -c '
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+opens = [i for i, l in enumerate(lines) if "perf_event_open(" in l]
+# the table: the last anonymous mapping before the first open
+tab = [l for l in lines[:opens[0]] if "mmap(NULL" in l and "MAP_ANONYMOUS" in l][-1] if opens else ""
+m = re.search(r"mmap\(NULL, (\d+),.* = (0x[0-9a-f]+)", tab)
+refused = any("EACCES" in lines[i] or "EPERM" in lines[i] for i in opens)
+freed = bool(m) and any("munmap(%s, %s)" % (m.group(2), m.group(1)) in l for l in lines)
+print(int(refused), int(freed))' "$work/retry.trace")
+		if [ "${rf% *}" = 0 ]; then
+			skip "EACCES retry: this kernel let nobody open CPU-wide events"
+		else
+			check "EACCES retry (a command as nobody): the first fd table unmapped" [ "$rf" = "1 1" ]
+		fi
+	fi
 fi
 if [ "$(id -u)" = 0 ] && mkdir -p "$work/small" && mount -t tmpfs -o size=512k tmpfs "$work/small" 2>/dev/null; then
 	"$tp" record -m 16 -a -g -e cpu-clock -F 10000 -o "$work/small/full.data" -- sleep 3 2>"$work/full.err"
