@@ -4,7 +4,7 @@
  * value, metric unit). The ratios are computed in integers, rounded to the digits shown:
  * the recorder has no floating point (a soft-float library would cost more than all this).
  * Each piece goes to stderr as it is formatted, as perf's unbuffered stderr gets them: a
- * buffer for the block cost more code than the writes (i386 -160 bytes, x86_64 -128). */
+ * buffer for the block cost more code than the writes (i386 and x86_64: 160 bytes). */
 #include "libc-shim/shim.h"
 #include "recorder/stat/stat.h"
 
@@ -232,8 +232,9 @@ ARCH_COLD_CODE static void header(struct pr *p, unsigned block)
 
 	if (STAT_EXTRA && o->interval_ms) {
 		if (!CSV(p) && block % 25 == 0)
-			tp_dprintf(2, o->per_cpu ? "#           time CPU                    counts unit events\n"
-					  : "#           time             counts unit events\n");
+			tp_dprintf(2, o->per_cpu ?
+				   "#           time CPU                    counts unit events\n" :
+				   "#           time             counts unit events\n");
 		return;
 	}
 	if (CSV(p))
