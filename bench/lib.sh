@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # The runner the perf-vs-tinyperf benchmarks share (sourced, after $work is set): one
-# measured run of a command from /usr/bin/time (wall, CPU, peak RSS), medians, and the table
-# rows with the perf/tinyperf ratios. The scripts alternate the commands themselves.
+# measured run of a command from /usr/bin/time (wall, CPU, peak RSS), medians, the values of
+# a hyperfine run, and the table rows with the perf/tinyperf ratios (a script with another
+# table defines its own row and ratio after sourcing this). The scripts alternate the
+# commands themselves.
 
 # measure NAME CMD...: one run, "wall cpu rss" appended to $work/NAME
 measure() {
@@ -33,3 +35,22 @@ line() {
 link_data() {
 	ln -s "$(cd "$(dirname "$DATA")" && pwd)/$(basename "$DATA")" "$work/bench.data"
 }
+
+# hf_results JSON WHAT [FORMAT]: one value per command of a hyperfine --export-json file, in
+# the commands' order: WHAT is median or mean (wall, s) or cpu (mean user + system, s);
+# FORMAT a Python %-format (default: the value as hyperfine wrote it)
+hf_results() {
+	python3 - "$1" "$2" "${3:-}" <<'PY'
+import json, sys
+path, what, fmt = sys.argv[1:]
+runs = json.load(open(path))['results']
+vals = [r['user'] + r['system'] if what == 'cpu' else r[what] for r in runs]
+print(*[fmt % v if fmt else v for v in vals])
+PY
+}
+
+# ms SECONDS: in milliseconds, two decimals
+ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
+
+# rss CMD...: the peak RSS (KiB) of CMD, from /usr/bin/time; CMD's failure is not fatal
+rss() { /usr/bin/time -f '%M' -o "$work/m" "$@" >/dev/null 2>&1 || true; tail -n 1 "$work/m"; }

@@ -14,9 +14,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TINYPERF_KSYMS_CACHE=
 perf=$(command -v perf)
+. "$(dirname "$0")/lib.sh"
 row() { printf '%-40s %12s %12s %12s %9s\n' "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
-ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
 
 echo "packed:   $pk ($(stat -c %s "$pk") bytes)"
 echo "stripped: $st ($(stat -c %s "$st") bytes)"
@@ -28,21 +28,20 @@ row "file (bytes)" "$(stat -c %s "$pk")" "$(stat -c %s "$st")" "$(stat -c %s "$(
 
 hyperfine -N -w 5 -r 100 --export-json "$work/v.json" "$pk --version" "$st --version" \
 	"$perf --version" >/dev/null 2>&1
-set -- $(python3 -c "import json;r=json.load(open('$work/v.json'))['results'];print(*[x['median'] for x in r])")
+set -- $(hf_results "$work/v.json" median)
 row "--version: wall, median (ms)" "$(ms "$1")" "$(ms "$2")" "$(ms "$3")" "$(ratio "$1" "$2")"
-set -- $(python3 -c "import json;r=json.load(open('$work/v.json'))['results'];print(*['%.6f' % (x['user'] + x['system']) for x in r])")
+set -- $(hf_results "$work/v.json" cpu %.6f)
 row "--version: CPU, mean (ms)" "$(ms "$1")" "$(ms "$2")" "$(ms "$3")" "$(ratio "$1" "$2")"
 
 hyperfine -N -w 3 -r 30 --export-json "$work/t.json" \
 	"$pk record -q -e cpu-clock -F 1000 -o $work/a.data -- /bin/true" \
 	"$st record -q -e cpu-clock -F 1000 -o $work/b.data -- /bin/true" \
 	"$perf record -q -e cpu-clock -F 1000 -o $work/c.data -- /bin/true" >/dev/null 2>&1
-set -- $(python3 -c "import json;r=json.load(open('$work/t.json'))['results'];print(*[x['median'] for x in r])")
+set -- $(hf_results "$work/t.json" median)
 row "record -- /bin/true: wall, median (ms)" "$(ms "$1")" "$(ms "$2")" "$(ms "$3")" "$(ratio "$1" "$2")"
-set -- $(python3 -c "import json;r=json.load(open('$work/t.json'))['results'];print(*['%.6f' % (x['user'] + x['system']) for x in r])")
+set -- $(hf_results "$work/t.json" cpu %.6f)
 row "record -- /bin/true: CPU, mean (ms)" "$(ms "$1")" "$(ms "$2")" "$(ms "$3")" "$(ratio "$1" "$2")"
 
-rss() { /usr/bin/time -f '%M' -o "$work/m" "$@" >/dev/null 2>&1 || true; tail -n 1 "$work/m"; }
 a=$(rss "$pk" record -q -e cpu-clock -F 1000 -o "$work/a.data" -- sleep 1)
 b=$(rss "$st" record -q -e cpu-clock -F 1000 -o "$work/b.data" -- sleep 1)
 c=$(rss "$perf" record -q -e cpu-clock -F 1000 -o "$work/c.data" -- sleep 1)

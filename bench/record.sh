@@ -16,6 +16,7 @@ wl=$("$src/tests/workloads/build.sh" "$work/wl")
 # the kernel-function cache (CONFIG_REC_KSYMS_CACHE) off unless a row says otherwise
 export TINYPERF_KSYMS_CACHE=
 perf=$(command -v perf)
+. "$src/bench/lib.sh"	# hf_results; row and ratio are this table's own
 
 row() { printf '%-46s %14s %14s %10s   %s\n' "$@"; }
 # cpu_rss CMD...: "user+sys seconds" and "peak RSS KiB" of CMD and its children: the CPU
@@ -66,20 +67,20 @@ hyperfine -N -w 3 -r 30 --export-json "$work/h.json" \
 	"env TINYPERF_KSYMS_CACHE=$kc $tp record -q -e cpu-clock -F 1000 -o $work/d.data -- /bin/true" \
 	"env $tp record -q $noembed -e cpu-clock -F 1000 -o $work/c.data -- /bin/true" \
 	>/dev/null 2>&1
-set -- $(python3 -c "import json;r=json.load(open('$work/h.json'))['results'];print(*[x['median'] for x in r])")
+set -- $(hf_results "$work/h.json" median)
 row "record -- /bin/true: wall (median, s)" "$(printf %.4f "$1")" "$(printf %.4f "$2")" "$(ratio "$1" "$2")" "<= 0.020 s"
 if [ $embed = 1 ]; then
 	row "  kernel-function cache warm" "$(printf %.4f "$3")" "" "$(ratio "$3" "$2")" "<= 0.020 s"
 	row "  with --no-embed-symbols" "$(printf %.4f "$4")" "" "$(ratio "$4" "$2")" "<= 0.020 s"
 fi
 # CPU: hyperfine's mean user + system over the same 30 runs (/usr/bin/time counts in 10 ms)
-set -- $(python3 -c "import json;r=json.load(open('$work/h.json'))['results'];print(*['%.4f' % (x['user'] + x['system']) for x in r])")
+set -- $(hf_results "$work/h.json" cpu %.4f)
 row "record -- /bin/true: CPU (mean of 30, s)" "$1" "$2" "$(ratio "$1" "$2")" "<= 0.010 s"
 if [ $embed = 1 ]; then
 	row "  kernel-function cache warm" "$3" "" "$(ratio "$3" "$2")" "<= 0.010 s"
 	row "  with --no-embed-symbols" "$4" "" "$(ratio "$4" "$2")" "<= 0.010 s"
 fi
-set -- $(python3 -c "import json;r=json.load(open('$work/h.json'))['results'];print(*['%.4f' % x['mean'] for x in r])")
+set -- $(hf_results "$work/h.json" mean %.4f)
 row "  wall, mean of 30 (cold, perf, warm, none)" "$1 $3 $4" "$2" "" ""
 
 # 2. peak RSS; the rings (128 pages per CPU, touched as they fill) are reported apart, and

@@ -22,11 +22,10 @@ trap 'rm -rf "$work"' EXIT
 wl=$("$src/tests/workloads/build.sh" "$work/wl")
 export TINYPERF_KSYMS_CACHE=
 perf=$(command -v perf)
+. "$src/bench/lib.sh"
 ev=task-clock,context-switches,cpu-migrations,page-faults
 
 row() { printf '%-44s %12s %12s %9s\n' "$@"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
-ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
 # hf NAME RUNS CMD-TINYPERF CMD-PERF: hyperfine, both alternating; the wall medians and
 # the CPU means (user + system) as "tp perf" in $work/NAME.wall and $work/NAME.cpu
 hf() {
@@ -34,8 +33,8 @@ hf() {
 		echo "bench/stat.sh: '$3' or '$4' failed: run them by hand to see why" >&2
 		exit 1
 	}
-	python3 -c "import json;r=json.load(open('$work/$1.json'))['results'];print(*[x['median'] for x in r])" >"$work/$1.wall"
-	python3 -c "import json;r=json.load(open('$work/$1.json'))['results'];print(*['%.6f' % (x['user'] + x['system']) for x in r])" >"$work/$1.cpu"
+	hf_results "$work/$1.json" median >"$work/$1.wall"
+	hf_results "$work/$1.json" cpu %.6f >"$work/$1.cpu"
 }
 # both WHAT NAME: the wall and CPU rows of hf NAME
 both() {
@@ -44,7 +43,6 @@ both() {
 	read -r a b <"$work/$2.cpu"
 	row "$1: CPU, mean (ms)" "$(ms "$a")" "$(ms "$b")" "$(ratio "$b" "$a")"
 }
-rss() { /usr/bin/time -f '%M' -o "$work/m" "$@" >/dev/null 2>&1 || true; tail -n 1 "$work/m"; }
 
 echo "tinyperf: $tp ($(stat -c %s "$tp") bytes); host tools: $host"
 echo "perf:     $perf ($($perf --version); $(stat -c %s "$(readlink -f "$perf")") bytes)"
